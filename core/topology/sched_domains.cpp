@@ -131,19 +131,25 @@ CpuMask level_mask(const Machine& m, const ContainerMasks& masks, const Topology
 
 // asym_cpu_capacity_classify(): ASYM_CPUCAPACITY when the span holds CPUs of
 // two or more capacities, and _FULL when it holds every capacity the machine has.
-unsigned asym_cpu_capacity_classify(const Machine& m, const CpuMask& span)
+unsigned asym_cpu_capacity_classify(const Machine& m, const CpuMask& span, std::size_t nr_capacities)
 {
-    std::set<int> all, seen;
-    for (const CpuTopo& c : m.cpus) {
-        all.insert(c.capacity);
-        if (span.test(c.cpu))
-            seen.insert(c.capacity);
-    }
+    if (nr_capacities < 2)
+        return 0;
+    std::set<int> seen;
+    span.for_each([&](CpuId cpu) { seen.insert(m.cpus[static_cast<std::size_t>(cpu)].capacity); });
     if (seen.size() < 2)
         return 0;
-    if (seen.size() < all.size())
+    if (seen.size() < nr_capacities)
         return SD_ASYM_CPUCAPACITY;
     return SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL;
+}
+
+std::size_t count_capacities(const Machine& m)
+{
+    std::set<int> all;
+    for (const CpuTopo& c : m.cpus)
+        all.insert(c.capacity);
+    return all.size();
 }
 
 // A domain of one CPU's chain while it is being built (struct sched_domain
@@ -158,7 +164,7 @@ using Chain = std::vector<BuildDomain>;
 // sd_init(): base flags and parameters of a new domain, from its level's
 // topology flags and what its span holds.
 SchedDomain sd_init(const Machine& m, const TopologyLevel& level, const CpuMask& span, int level_number,
-                    const DomainOptions& opt)
+                    std::size_t nr_capacities, const DomainOptions& opt)
 {
     SchedDomain sd;
     sd.name = level.name;
@@ -167,7 +173,7 @@ SchedDomain sd_init(const Machine& m, const TopologyLevel& level, const CpuMask&
     sd.span_weight = span.weight();
     sd.numa_distance = level.mask == MaskOf::NumaDistance && (level.flags & SD_NUMA) ? level.numa_distance : 0;
     sd.flags = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE | SD_PREFER_SIBLING |
-               (level.flags & TOPOLOGY_SD_FLAGS) | asym_cpu_capacity_classify(m, span);
+               (level.flags & TOPOLOGY_SD_FLAGS) | asym_cpu_capacity_classify(m, span, nr_capacities);
     sd.min_interval = sd.span_weight;
     sd.max_interval = 2 * sd.span_weight;
     sd.balance_interval = sd.span_weight;
@@ -201,6 +207,7 @@ std::vector<Chain> build_chains(const Machine& m, const std::vector<TopologyLeve
 {
     const ContainerMasks masks(m);
     const CpuMask all = m.all_cpus();
+    const std::size_t nr_capacities = count_capacities(m);
     std::vector<Chain> chains(static_cast<std::size_t>(m.nr_cpus()));
     for (CpuId cpu = 0; cpu < m.nr_cpus(); ++cpu) {
         Chain& chain = chains[static_cast<std::size_t>(cpu)];
@@ -211,7 +218,7 @@ std::vector<Chain> build_chains(const Machine& m, const std::vector<TopologyLeve
             if (!chain.empty() && !chain.back().sd.span.is_subset_of(span))
                 span |= chain.back().sd.span;
             const int level_number = static_cast<int>(chain.size());
-            chain.push_back({static_cast<int>(row), sd_init(m, levels[row], span, level_number, opt)});
+            chain.push_back({static_cast<int>(row), sd_init(m, levels[row], span, level_number, nr_capacities, opt)});
             // Don't spread over CPUs of different capacity below an asym level.
             if ((chain.back().sd.flags & SD_ASYM_CPUCAPACITY) && chain.size() > 1)
                 chain[chain.size() - 2].sd.flags &= ~SD_PREFER_SIBLING;
