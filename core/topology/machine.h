@@ -67,6 +67,9 @@ struct Machine {
     std::string source;  // where the facts come from (datasheet, sysfs dump, paper)
     Arch arch = Arch::Generic;
     bool asym_packing = false;  // ITMT (x86) or ASYM_SMT (POWER7) active
+    // NUMA levels further apart than this lose wake-affine and fork/exec
+    // balancing. The kernel's default is 30; arch code changes it (AMD Zen: 32).
+    int node_reclaim_distance = 30;
     CpuNumbering numbering = CpuNumbering::CoreMajor;  // as written in the file; informative
 
     std::vector<std::vector<int>> node_distance;  // node_distance[a][b], SLIT units (local = 10)

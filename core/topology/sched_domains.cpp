@@ -56,12 +56,15 @@ std::vector<TopologyLevel> topology_levels(const Machine& m, const DomainOptions
         break;
     case Arch::PowerPC:
         // POWER7's ASYM_SMT prefers the lower threads of a core: asym packing
-        // on the SMT level. CACHE is the shared L2/L3 of a big core; MC the
-        // chip's core group.
-        levels = {{"SMT", MaskOf::Core, smt | itmt},
-                  {"CACHE", MaskOf::Llc, SD_SHARE_LLC},
-                  {"MC", MaskOf::Package, 0},
-                  {"PKG", MaskOf::Node, 0}};
+        // on the SMT level. CACHE is the L2/L3 that a big core's small cores
+        // share; the kernel adds the level only when some cache is shared
+        // beyond one core (shared_caches), which POWER10 does not do. MC is
+        // the chip's core group.
+        levels = {{"SMT", MaskOf::Core, smt | itmt}};
+        if (m.nr_llcs() < m.nr_cores())
+            levels.push_back({"CACHE", MaskOf::Llc, SD_SHARE_LLC});
+        levels.push_back({"MC", MaskOf::Package, 0});
+        levels.push_back({"PKG", MaskOf::Node, 0});
         break;
     }
     if (!opt.sched_cluster)
@@ -190,7 +193,8 @@ SchedDomain sd_init(const Machine& m, const TopologyLevel& level, const CpuMask&
         sd.cache_nice_tries = 2;
         sd.flags &= ~SD_PREFER_SIBLING;
         sd.flags |= SD_SERIALIZE;
-        if (level.numa_distance > opt.node_reclaim_distance)
+        const int reclaim = opt.node_reclaim_distance >= 0 ? opt.node_reclaim_distance : m.node_reclaim_distance;
+        if (level.numa_distance > reclaim)
             sd.flags &= ~(SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE);
     } else {
         sd.cache_nice_tries = 1;

@@ -91,7 +91,7 @@ struct CpuShortcuts {
 };
 
 struct DomainOptions {
-    int node_reclaim_distance = 30;  // NUMA levels further than this lose WAKE_AFFINE, EXEC and FORK balancing
+    int node_reclaim_distance = -1;  // overrides Machine::node_reclaim_distance when >= 0
     int relax_domain_level = -1;     // sched_relax_domain_level; -1 = off
     bool sched_cluster = true;       // CONFIG_SCHED_CLUSTER and the cluster level in use
 };
