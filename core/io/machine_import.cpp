@@ -191,6 +191,9 @@ Assembled assemble(std::vector<ImportedCpu> cpus, std::vector<std::string>& warn
 void finish(ImportResult& result, const std::string& label)
 {
     Machine& m = result.machine;
+    // Machine files number containers depth-first; first appearance by CPU
+    // id differs from that when ids interleave sockets.
+    number_containers_depth_first(m);
     // Informative only: how the first core's threads are spread over the ids.
     std::vector<CpuId> first_core;
     for (const CpuTopo& c : m.cpus)

@@ -618,8 +618,14 @@ ImportResult SysfsTree::run()
     std::string hostname;
     if (std::ifstream host(root_ / "etc/hostname"); host)
         std::getline(host, hostname);
-    hostname = trim(hostname);
-    result.machine.name = hostname.empty() ? "imported" : "imported-" + hostname;
+    // A machine name is also a file name: keep [a-z0-9._-] and fold the rest.
+    std::string host;
+    for (char ch : trim(hostname)) {
+        const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        const bool ok = std::isalnum(static_cast<unsigned char>(lower)) || lower == '.' || lower == '_' || lower == '-';
+        host += ok ? lower : '-';
+    }
+    result.machine.name = host.empty() ? "imported" : "imported-" + host;
     result.machine.description = "imported from sysfs at " + label_;
     result.machine.source = "sysfs import of " + label_;
     result.warnings = std::move(warnings_);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace wb {
 
@@ -68,6 +69,38 @@ CpuMask Machine::cluster_mask(CpuId cpu) const { return mask_where(*this, &CpuTo
 CpuMask Machine::llc_mask(CpuId cpu) const { return mask_where(*this, &CpuTopo::llc, cpus[cpu].llc); }
 CpuMask Machine::package_mask(CpuId cpu) const { return mask_where(*this, &CpuTopo::package, cpus[cpu].package); }
 CpuMask Machine::node_mask(int node) const { return mask_where(*this, &CpuTopo::node, node); }
+
+void number_containers_depth_first(Machine& m)
+{
+    std::vector<CpuTopo*> order;
+    for (CpuTopo& c : m.cpus)
+        order.push_back(&c);
+    // Sorting by the old indexes, outermost first, lists each container's
+    // CPUs together and the containers in tree order; new indexes follow.
+    std::stable_sort(order.begin(), order.end(), [](const CpuTopo* a, const CpuTopo* b) {
+        return std::tie(a->node, a->package, a->llc, a->cluster, a->core, a->thread) <
+               std::tie(b->node, b->package, b->llc, b->cluster, b->core, b->thread);
+    });
+    const std::vector<int CpuTopo::*> levels{&CpuTopo::node, &CpuTopo::package, &CpuTopo::llc, &CpuTopo::cluster,
+                                             &CpuTopo::core};
+    std::vector<std::map<int, int>> renumbered(levels.size());
+    for (CpuTopo* c : order)
+        for (std::size_t l = 0; l < levels.size(); ++l) {
+            auto& map = renumbered[l];
+            map.try_emplace(c->*levels[l], static_cast<int>(map.size()));
+        }
+    std::vector<std::vector<int>> distance = m.node_distance;
+    for (auto [old_a, new_a] : renumbered[0])
+        for (auto [old_b, new_b] : renumbered[0])
+            if (static_cast<std::size_t>(old_a) < m.node_distance.size() &&
+                static_cast<std::size_t>(old_b) < m.node_distance[static_cast<std::size_t>(old_a)].size())
+                distance[static_cast<std::size_t>(new_a)][static_cast<std::size_t>(new_b)] =
+                    m.node_distance[static_cast<std::size_t>(old_a)][static_cast<std::size_t>(old_b)];
+    m.node_distance = std::move(distance);
+    for (CpuTopo& c : m.cpus)
+        for (std::size_t l = 0; l < levels.size(); ++l)
+            c.*levels[l] = renumbered[l].at(c.*levels[l]);
+}
 
 namespace {
 

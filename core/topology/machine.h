@@ -96,6 +96,12 @@ struct Machine {
     friend bool operator==(const Machine&, const Machine&) = default;
 };
 
+// Renumbers nodes, packages, LLCs, clusters and cores depth-first in tree
+// order (node 0's packages first, ...), as a machine file numbers them. An
+// importer numbering by first appearance on a machine whose CPU ids
+// interleave sockets calls this before the machine is saved or compared.
+void number_containers_depth_first(Machine& machine);
+
 // One thing wrong with a machine. `cpu` names the hardware thread it is about
 // (kNoCpu for machine-wide facts) and `field` the member ("capacity",
 // "node_distance/1/0"), so a loader can map it back to a place in its file.

@@ -107,15 +107,6 @@ struct MachineFact {
     std::function<void(const Machine&)> more;  // per-CPU properties of the hardware
 };
 
-DomainOptions zen_options()
-{
-    // init_amd_zen_common() sets node_reclaim_distance = 32 so that the 2P
-    // distance of 32 keeps wake-affine and fork/exec balancing.
-    DomainOptions o;
-    o.node_reclaim_distance = 32;
-    return o;
-}
-
 const std::vector<MachineFact>& machines()
 {
     static const std::vector<MachineFact> kMachines = {
@@ -130,7 +121,7 @@ const std::vector<MachineFact>& machines()
         // SMT pairs are (n, n+192); a CCX of 8 cores is the LLC; CLS equals
         // SMT (L2 per core) and NODE equals PKG (NPS1), both dropped. The
         // first level above the LLC holds 12 LLCs: imb_numa_nr 12.
-        {"amd-epyc-9654-2s", 384, 2, zen_options(), true, false, false, "", "",
+        {"amd-epyc-9654-2s", 384, 2, {}, true, false, false, "", "",
          {{0, "0,192",
            {smt(2, "0,192"), mc(16, "0-7,192-199"), pkg(192, "0-95,192-287", 12), numa(384, "0-383", 12)}, 16, 0, 0},
           {100, "100,292",
@@ -374,12 +365,15 @@ TEST(ShippedMachines, VeraSmtLosesPreferSiblingOnlyWithoutTheClusterLevel)
 
 TEST(ShippedMachines, EpycNumaLevelNeedsZensReclaimDistance)
 {
-    // With the generic node_reclaim_distance of 30 the 2P distance of 32
-    // would be "far" and the NUMA level would lose wake-affine, which is
-    // why the kernel raises the limit on Zen.
+    // The file carries Zen's node_reclaim_distance of 32. With the generic
+    // 30 the 2P distance of 32 would be "far" and the NUMA level would lose
+    // wake-affine, which is why the kernel raises the limit on Zen.
     const Machine m = load("amd-epyc-9654-2s");
     ASSERT_EQ(m.nr_cpus(), 384);
-    const SchedDomains d = SchedDomains::build(m);
+    EXPECT_EQ(m.node_reclaim_distance, 32);
+    DomainOptions generic;
+    generic.node_reclaim_distance = 30;
+    const SchedDomains d = SchedDomains::build(m, generic);
     const SchedDomain& top = d.domain(d.domains_of(0).back());
     EXPECT_EQ(top.name, "NUMA");
     EXPECT_EQ(sd_flag_names(top.flags), kFarNumaFlags);
