@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "views/topology_items.h"
+
+#include <QColor>
+#include <QFont>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPen>
+#include <QStyleOptionGraphicsItem>
+#include <algorithm>
+#include <cmath>
+
+namespace wb {
+
+namespace {
+
+// Neutral greys: the live view will spend colour on runqueue state, so the
+// static structure must not compete with it. Accents are Okabe-Ito, which
+// stays distinguishable for colour-blind readers.
+const QColor kCellFill(0xff, 0xff, 0xff);
+const QColor kCellBorder(0x86, 0x90, 0x9a);
+const QColor kCellText(0x26, 0x2b, 0x30);
+const QColor kNoteText(0x5f, 0x67, 0x70);
+const QColor kCurrentFill(0x00, 0x72, 0xb2);    // Okabe-Ito blue
+const QColor kSpanFill(0xfd, 0xee, 0xcf);       // light Okabe-Ito orange
+const QColor kCapacityMark(0xcc, 0x79, 0xa7);   // Okabe-Ito reddish purple
+const QColor kCapacityTrack(0xee, 0xe4, 0xea);
+const QColor kTitledFill[2] = {QColor(0xec, 0xef, 0xf2), QColor(0xf7, 0xf8, 0xfa)};
+const QColor kTitledBorder(0x95, 0xa1, 0xad);
+const QColor kClusterFill(0xe9, 0xec, 0xef);
+const QColor kClusterBorder(0x7d, 0x89, 0x95);
+const QColor kCoreFill(0xcf, 0xd6, 0xdd);
+const QColor kCoreBorder(0x9c, 0xa7, 0xb2);
+const QColor kTitleText(0x37, 0x42, 0x4c);
+
+// Below this many screen pixels a glyph is a smudge, not a number.
+constexpr double kReadablePx = 6.5;
+constexpr int kIdPx = 14;
+constexpr int kNotePx = 9;
+
+QFont pixel_font(int px, bool bold)
+{
+    QFont font;
+    font.setPixelSize(px);
+    font.setBold(bold);
+    return font;
+}
+
+QString capacity_note(int capacity) { return capacity < 1024 ? QStringLiteral("cap %1").arg(capacity) : QString(); }
+
+QString speed_note(double speed)
+{
+    return std::abs(speed - 1.0) > 1e-6 ? QStringLiteral("×%1").arg(speed, 0, 'f', 2) : QString();
+}
+
+// The note's font size: the normal one, or smaller so that it fits the cell
+// rather than clipping the number that matters.
+int fitted_note_px(const QString& note, double width)
+{
+    if (note.isEmpty())
+        return 0;
+    const double needed = QFontMetricsF(pixel_font(kNotePx, false)).horizontalAdvance(note);
+    return needed <= width ? kNotePx : static_cast<int>(kNotePx * width / needed);
+}
+
+}  // namespace
+
+CpuCellItem::CpuCellItem(CpuId cpu, const QSizeF& size, int capacity, double speed)
+    : cpu_(cpu), size_(size), capacity_(capacity), label_(QString::number(cpu))
+{
+    const QString cap = capacity_note(capacity);
+    const QString fast = speed_note(speed);
+    note_ = cap.isEmpty() || fast.isEmpty() ? cap + fast : cap + QLatin1Char(' ') + fast;
+    // When both do not fit, capacity is what the scheduler reads.
+    short_note_ = cap.isEmpty() ? fast : cap;
+    const double room = size.width() - 6;
+    note_px_ = fitted_note_px(note_, room);
+    short_note_px_ = fitted_note_px(short_note_, room);
+}
+
+QRectF CpuCellItem::boundingRect() const { return QRectF(QPointF(0, 0), size_); }
+
+void CpuCellItem::setCurrent(bool current)
+{
+    if (current_ != current) {
+        current_ = current;
+        update();
+    }
+}
+
+void CpuCellItem::setInSpan(bool in_span)
+{
+    if (in_span_ != in_span) {
+        in_span_ = in_span;
+        update();
+    }
+}
+
+void CpuCellItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    const QRectF r = boundingRect().adjusted(0.5, 0.5, -0.5, -0.5);
+
+    painter->setPen(QPen(current_ ? kCurrentFill.darker(130) : kCellBorder, 0));
+    painter->setBrush(current_ ? kCurrentFill : in_span_ ? kSpanFill : kCellFill);
+    painter->drawRoundedRect(r, 3, 3);
+
+    // Drawn at every zoom: at 512 CPUs the mark is what shows little cores.
+    if (lowerCapacity()) {
+        const QRectF track(r.left() + 4, r.bottom() - 6, r.width() - 8, 3);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(kCapacityTrack);
+        painter->drawRect(track);
+        painter->setBrush(kCapacityMark);
+        painter->drawRect(QRectF(track.topLeft(), QSizeF(track.width() * capacity_ / 1024.0, track.height())));
+    }
+
+    if (lod * kIdPx < kReadablePx)
+        return;
+    // The fullest note readable at this zoom, if any.
+    const QString* note = nullptr;
+    int note_px = 0;
+    if (!note_.isEmpty() && lod * note_px_ >= kReadablePx) {
+        note = &note_;
+        note_px = note_px_;
+    } else if (!short_note_.isEmpty() && lod * short_note_px_ >= kReadablePx) {
+        note = &short_note_;
+        note_px = short_note_px_;
+    }
+    QRectF id_rect = r;
+    if (note)
+        id_rect.setBottom(r.top() + r.height() * 0.62);
+    painter->setFont(pixel_font(kIdPx, true));
+    painter->setPen(current_ ? QColor(Qt::white) : kCellText);
+    painter->drawText(id_rect, Qt::AlignCenter, label_);
+    if (note) {
+        QRectF note_rect = r;
+        note_rect.setTop(id_rect.bottom() - 2);
+        note_rect.setBottom(r.bottom() - (lowerCapacity() ? 6 : 1));
+        painter->setFont(pixel_font(note_px, false));
+        painter->setPen(current_ ? QColor(Qt::white) : kNoteText);
+        painter->drawText(note_rect, Qt::AlignCenter, *note);
+    }
+}
+
+TopoBoxItem::TopoBoxItem(const TopoBox& box)
+    : size_(box.rect.size()), title_(box.title()), span_(box.span),
+      kind_(box.has_header()                         ? Kind::Titled
+            : box.levels.back() == TopoLevel::Core ? Kind::Core
+                                                   : Kind::Cluster),
+      depth_(box.depth)
+{
+}
+
+QRectF TopoBoxItem::boundingRect() const { return QRectF(QPointF(0, 0), size_); }
+
+void TopoBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const QRectF r = boundingRect().adjusted(0.5, 0.5, -0.5, -0.5);
+    switch (kind_) {
+    case Kind::Titled:
+        painter->setPen(QPen(kTitledBorder, 0));
+        painter->setBrush(kTitledFill[depth_ % 2]);
+        painter->drawRoundedRect(r, 8, 8);
+        break;
+    case Kind::Cluster: {
+        // Dashed, so a cluster of single-thread cores never reads as SMT siblings.
+        QPen pen(kClusterBorder, 0, Qt::DashLine);
+        painter->setPen(pen);
+        painter->setBrush(kClusterFill);
+        painter->drawRoundedRect(r, 5, 5);
+        return;
+    }
+    case Kind::Core:
+        painter->setPen(QPen(kCoreBorder, 0));
+        painter->setBrush(kCoreFill);
+        painter->drawRoundedRect(r, 4, 4);
+        return;
+    }
+
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    if (lod * LayoutMetrics::kTitlePixels < kReadablePx)
+        return;
+    const QFont font = pixel_font(LayoutMetrics::kTitlePixels, true);
+    const QRectF title_rect(r.left() + 8, r.top() + 2, r.width() - 16, LayoutMetrics::kHeaderHeight - 2);
+    painter->setFont(font);
+    painter->setPen(kTitleText);
+    painter->drawText(title_rect, Qt::AlignLeft | Qt::AlignVCenter,
+                      QFontMetricsF(font).elidedText(title_, Qt::ElideRight, title_rect.width()));
+}
+
+}  // namespace wb

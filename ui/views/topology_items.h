@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The two kinds of item in the topology grid: a CPU cell and a container box.
+// Both are plain QGraphicsItems (no QObject) created once per machine; later
+// work restyles them per frame and never rebuilds them. They paint with level
+// of detail: text only where it would be readable on screen.
+#pragma once
+
+#include <QGraphicsItem>
+#include <QString>
+
+#include "topology/cpumask.h"
+#include "views/topology_layout.h"
+
+namespace wb {
+
+class CpuCellItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 1 };
+
+    // `capacity` 1..1024; cells below 1024 carry a mark whose length is the capacity.
+    CpuCellItem(CpuId cpu, const QSizeF& size, int capacity, double speed);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    CpuId cpu() const { return cpu_; }
+    // The small second line, "cap 446" / "×0.90", empty for a nominal CPU.
+    const QString& note() const { return note_; }
+    bool lowerCapacity() const { return capacity_ < 1024; }
+
+    void setCurrent(bool current);
+    bool isCurrent() const { return current_; }
+    void setInSpan(bool in_span);
+    bool inSpan() const { return in_span_; }
+
+private:
+    CpuId cpu_;
+    QSizeF size_;
+    int capacity_;
+    QString label_;
+    QString note_;        // "cap 354 ×0.35"
+    QString short_note_;  // "cap 354", for when the full note is unreadable
+    int note_px_ = 0;     // font sizes that fit the cell
+    int short_note_px_ = 0;
+    bool current_ = false;
+    bool in_span_ = false;
+};
+
+class TopoBoxItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 2 };
+
+    explicit TopoBoxItem(const TopoBox& box);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    const QString& title() const { return title_; }
+    const CpuMask& span() const { return span_; }
+
+private:
+    enum class Kind { Titled, Cluster, Core };
+
+    QSizeF size_;
+    QString title_;
+    CpuMask span_;
+    Kind kind_;
+    int depth_;
+};
+
+}  // namespace wb
