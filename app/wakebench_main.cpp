@@ -74,8 +74,8 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         return 0;
     }
     if (!parser.positionalArguments().isEmpty())
-        return usage_error(QStringLiteral("unexpected argument '%1' (see --help)")
-                               .arg(parser.positionalArguments().constFirst()));
+        return usage_error(
+            QStringLiteral("unexpected argument '%1' (see --help)").arg(parser.positionalArguments().constFirst()));
 
     out.machine_spec = parser.value(machine);
     if (parser.isSet(scenario)) {

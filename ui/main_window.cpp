@@ -131,8 +131,9 @@ QWidget* MainWindow::buildMachinePanel()
     synthetic_->setObjectName(QStringLiteral("syntheticSpec"));
     synthetic_->setPlaceholderText(QStringLiteral("synthetic:node=2,llc=4,core=8,smt=2"));
     synthetic_->setClearButtonEnabled(true);
-    synthetic_->setToolTip(tr("A synthetic machine: counts per parent, e.g. node=2,llc=4,core=8,smt=2; "
-                              "also cluster, pkg, arch, numbering, distance, capacity. Press Enter to load."));
+    synthetic_->setToolTip(
+        tr("A synthetic machine: counts per parent, e.g. node=2,llc=4,core=8,smt=2; "
+           "also cluster, pkg, arch, numbering, distance, capacity. Press Enter to load."));
     connect(synthetic_, &QLineEdit::returnPressed, this, &MainWindow::loadSynthetic);
     auto* build = new QPushButton(tr("Build"), panel);
     connect(build, &QPushButton::clicked, this, &MainWindow::loadSynthetic);
@@ -150,11 +151,12 @@ QWidget* MainWindow::buildMachinePanel()
     auto* legend = new QLabel(panel);
     legend->setTextFormat(Qt::RichText);
     legend->setWordWrap(true);
-    legend->setText(tr("<span style='color:#0072b2'>&#9632;</span> selected CPU<br>"
-                       "<span style='color:#e69f00'>&#9633;</span> span of the selected domain<br>"
-                       "<span style='color:#cc79a7'>&#9644;</span> capacity below 1024 (bar length = capacity)<br>"
-                       "<span style='color:#9ca7b2'>&#9635;</span> core: its SMT siblings<br>"
-                       "<span style='color:#7d8995'>&#11034;</span> dashed: a cluster (shared L2 or LLC tags)"));
+    legend->setText(
+        tr("<span style='color:#0072b2'>&#9632;</span> selected CPU<br>"
+           "<span style='color:#e69f00'>&#9633;</span> span of the selected domain<br>"
+           "<span style='color:#cc79a7'>&#9644;</span> capacity below 1024 (bar length = capacity)<br>"
+           "<span style='color:#9ca7b2'>&#9635;</span> core: its SMT siblings<br>"
+           "<span style='color:#7d8995'>&#11034;</span> dashed: a cluster (shared L2 or LLC tags)"));
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -233,23 +235,41 @@ void MainWindow::setMachine(Machine machine, const QString& spec)
     emit machineChanged();
 }
 
-const Machine& MainWindow::machine() const { return loaded_->machine; }
+const Machine& MainWindow::machine() const
+{
+    return loaded_->machine;
+}
 
-const SchedDomains& MainWindow::schedDomains() const { return loaded_->domains; }
+const SchedDomains& MainWindow::schedDomains() const
+{
+    return loaded_->domains;
+}
 
-QString MainWindow::machineSpec() const { return loaded_ ? loaded_->spec : QString(); }
+QString MainWindow::machineSpec() const
+{
+    return loaded_ ? loaded_->spec : QString();
+}
 
-QString MainWindow::statusText() const { return status_->text(); }
+QString MainWindow::statusText() const
+{
+    return status_->text();
+}
 
-void MainWindow::selectCpu(int cpu) { view_->selectCpu(cpu); }
+void MainWindow::selectCpu(int cpu)
+{
+    view_->selectCpu(cpu);
+}
 
-void MainWindow::setErrorHandler(ErrorHandler handler) { on_error_ = std::move(handler); }
+void MainWindow::setErrorHandler(ErrorHandler handler)
+{
+    on_error_ = std::move(handler);
+}
 
 void MainWindow::openMachineFile()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open machine file"),
-                                                      QString::fromStdString(topologies_dir()),
-                                                      tr("Machine files (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open machine file"), QString::fromStdString(topologies_dir()),
+                                     tr("Machine files (*.json);;All files (*)"));
     if (!path.isEmpty())
         loadMachine(path);
 }
@@ -311,8 +331,9 @@ void MainWindow::syncMachinePanel()
         counts << plural(m.nr_clusters(), "cluster", "clusters");
     counts << plural(m.nr_cores(), "core", "cores") << plural(m.nr_cpus(), "CPU", "CPUs");
     text += QStringLiteral("<br><br>") + counts.join(QStringLiteral(" · "));
-    text += tr("<br>arch %1%2").arg(QString::fromLatin1(arch_name(m.arch).data(), qsizetype(arch_name(m.arch).size())),
-                                    m.asym_packing ? tr(", asym packing") : QString());
+    text += tr("<br>arch %1%2")
+                .arg(QString::fromLatin1(arch_name(m.arch).data(), qsizetype(arch_name(m.arch).size())),
+                     m.asym_packing ? tr(", asym packing") : QString());
     if (!m.source.empty())
         text += QStringLiteral("<br><br><i>%1</i>").arg(esc(m.source));
     about_machine_->setText(text);

@@ -71,11 +71,12 @@ int import(const std::vector<std::string>& argv)
     };
     Args args = parse_args(argv, specs, "topology import");
     if (args.has("sysfs") == args.has("lscpu") || !args.positionals.empty())
-        throw UsageError("topology import: expected exactly one of --sysfs [ROOT] or --lscpu FILE\n"
-                         "usage: wakesim topology import (--sysfs [ROOT] | --lscpu FILE) [options]\n" +
-                         describe_options(specs));
-    ImportResult result = args.has("sysfs") ? import_sysfs(args.get("sysfs").value_or(""))
-                                            : import_lscpu(*args.get("lscpu"));
+        throw UsageError(
+            "topology import: expected exactly one of --sysfs [ROOT] or --lscpu FILE\n"
+            "usage: wakesim topology import (--sysfs [ROOT] | --lscpu FILE) [options]\n" +
+            describe_options(specs));
+    ImportResult result =
+        args.has("sysfs") ? import_sysfs(args.get("sysfs").value_or("")) : import_lscpu(*args.get("lscpu"));
     if (auto name = args.get("name"))
         result.machine.name = *name;
     for (const std::string& w : result.warnings)

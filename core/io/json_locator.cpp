@@ -11,9 +11,15 @@ namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
-bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+bool is_continuation_byte(char c)
+{
+    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
 
 // Columns count characters, not bytes, so a name with an 'é' before the fault
 // does not push the caret one place too far; a BOM is invisible in editors.
@@ -314,7 +320,10 @@ const JsonLocator::Entry* JsonLocator::find_or_ancestor(std::string_view pointer
     }
 }
 
-bool JsonLocator::contains(std::string_view pointer) const { return entries_.count(std::string(pointer)) != 0; }
+bool JsonLocator::contains(std::string_view pointer) const
+{
+    return entries_.count(std::string(pointer)) != 0;
+}
 
 TextPosition JsonLocator::locate(std::string_view pointer) const
 {

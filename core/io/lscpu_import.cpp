@@ -344,9 +344,12 @@ ImportResult LscpuFile::run()
     std::vector<Row> rows = read_rows(lines, first_data, columns);
     throw_if_errors();
 
-    const bool have_core = all_or_none(rows, [](const Row& r) { return &r.core; }, "a core number");
-    const bool have_socket = all_or_none(rows, [](const Row& r) { return &r.socket; }, "a socket number");
-    const bool have_node = all_or_none(rows, [](const Row& r) { return &r.node; }, "a node number");
+    const bool have_core = all_or_none(
+        rows, [](const Row& r) { return &r.core; }, "a core number");
+    const bool have_socket = all_or_none(
+        rows, [](const Row& r) { return &r.socket; }, "a socket number");
+    const bool have_node = all_or_none(
+        rows, [](const Row& r) { return &r.node; }, "a node number");
     std::optional<std::string> llc = pick_llc(columns);
     const bool have_llc = llc && all_or_none(
                                      rows,
@@ -366,8 +369,9 @@ ImportResult LscpuFile::run()
     if (!have_node)
         warnings_.push_back(path_ +
                             " gives no NUMA node (the Node column is missing or empty): all CPUs are on one node.");
-    warnings_.push_back(path_ + " gives no clusters (lscpu's Cluster column is not the kernel's cluster): each core is "
-                                "its own cluster.");
+    warnings_.push_back(path_ +
+                        " gives no clusters (lscpu's Cluster column is not the kernel's cluster): each core is "
+                        "its own cluster.");
 
     std::set<std::string> mhz;
     for (const Row& r : rows)
@@ -407,10 +411,12 @@ ImportResult LscpuFile::run()
     for (std::size_t a = 0; a < n; ++a)
         result.machine.node_distance[a][a] = 10;
     if (n > 1)
-        warnings_.push_back(path_ + " gives no node distances (lscpu -p has none): they are 10 local and 20 remote; "
-                                    "copy the real ones from /sys/devices/system/node/node*/distance.");
-    warnings_.push_back(path_ + " does not name the architecture: it is taken to be generic (arm64, riscv ...); "
-                                "set it in the machine file if this is an x86 or POWER machine.");
+        warnings_.push_back(path_ +
+                            " gives no node distances (lscpu -p has none): they are 10 local and 20 remote; "
+                            "copy the real ones from /sys/devices/system/node/node*/distance.");
+    warnings_.push_back(path_ +
+                        " does not name the architecture: it is taken to be generic (arm64, riscv ...); "
+                        "set it in the machine file if this is an x86 or POWER machine.");
     result.machine.arch = Arch::Generic;
 
     result.machine.name = "imported-" + std::filesystem::path(path_).stem().string();

@@ -116,6 +116,9 @@ bool valid_machine_name(std::string_view name)
     return std::all_of(name.begin() + 1, name.end(), [&](char c) { return ok(c, false); });
 }
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text()
+{
+    return std::strerror(errno);
+}
 
 }  // namespace wb::machine_file_text

@@ -135,8 +135,8 @@ Assembled assemble(std::vector<ImportedCpu> cpus, std::vector<std::string>& warn
     if (cpus.size() > static_cast<std::size_t>(kMaxCpus)) {
         Diagnostic d = cpus.front().core.where;
         d.line = d.column = 0;
-        d.message = "found " + std::to_string(cpus.size()) + " online CPUs; a machine has at most " +
-                    std::to_string(kMaxCpus);
+        d.message =
+            "found " + std::to_string(cpus.size()) + " online CPUs; a machine has at most " + std::to_string(kMaxCpus);
         throw InputError(d);
     }
 

@@ -84,10 +84,7 @@ private:
         std::error_code ec;
         return fs::exists(p, ec);
     }
-    static Diagnostic at(const fs::path& p, int line = 0, int column = 0)
-    {
-        return {p.string(), line, column, {}, {}};
-    }
+    static Diagnostic at(const fs::path& p, int line = 0, int column = 0) { return {p.string(), line, column, {}, {}}; }
     [[noreturn]] static void fail(const fs::path& p, std::string message)
     {
         throw InputError(Diagnostic{p.string(), 0, 0, {}, std::move(message)});
@@ -470,9 +467,10 @@ void SysfsTree::read_nodes(std::vector<ImportedCpu>& cpus)
         mask->for_each([&](CpuId cpu) {
             auto [it, inserted] = node_of.try_emplace(cpu, node, p);
             if (!inserted)
-                error(p, 0, "puts CPU " + std::to_string(cpu) + " in node " + std::to_string(node) + ", but " +
-                                it->second.second.string() + " puts it in node " + std::to_string(it->second.first) +
-                                "; expected each CPU in one node");
+                error(p, 0,
+                      "puts CPU " + std::to_string(cpu) + " in node " + std::to_string(node) + ", but " +
+                          it->second.second.string() + " puts it in node " + std::to_string(it->second.first) +
+                          "; expected each CPU in one node");
         });
     }
     if (errors_.size() != errors_before)
@@ -480,9 +478,13 @@ void SysfsTree::read_nodes(std::vector<ImportedCpu>& cpus)
     for (ImportedCpu& c : cpus) {
         auto it = node_of.find(c.id);
         if (it == node_of.end()) {
-            errors_.push_back({node_dir_.string(), 0, 0, {},
-                               "CPU " + std::to_string(c.id) + " is online but in no node's cpulist; expected every "
-                                                               "online CPU in one node"});
+            errors_.push_back({node_dir_.string(),
+                               0,
+                               0,
+                               {},
+                               "CPU " + std::to_string(c.id) +
+                                   " is online but in no node's cpulist; expected every "
+                                   "online CPU in one node"});
             continue;
         }
         c.node = {"node " + std::to_string(it->second.first), at(it->second.second, 1)};
@@ -534,8 +536,9 @@ std::vector<std::vector<int>> SysfsTree::node_distances(const std::vector<std::s
             pos = end == std::string::npos ? text->size() : end;
         }
         if (values.size() != node_column_.size()) {
-            error(files[a], 0, "expected " + std::to_string(node_column_.size()) +
-                                   " distances (one per online node), found " + std::to_string(values.size()));
+            error(files[a], 0,
+                  "expected " + std::to_string(node_column_.size()) + " distances (one per online node), found " +
+                      std::to_string(values.size()));
             continue;
         }
         for (std::size_t b = 0; b < n; ++b) {
@@ -545,20 +548,23 @@ std::vector<std::vector<int>> SysfsTree::node_distances(const std::vector<std::s
             const long v = *value;
             d[a][b] = static_cast<int>(v);
             if (a == b && v != 10)
-                error(files[a], column, "expected 10, the local distance, for node " + std::to_string(kernel_ids[b]) +
-                                            ", found " + std::to_string(v));
+                error(files[a], column,
+                      "expected 10, the local distance, for node " + std::to_string(kernel_ids[b]) + ", found " +
+                          std::to_string(v));
             else if (a != b && v <= 10)
-                error(files[a], column, "expected a remote distance above 10 for node " +
-                                            std::to_string(kernel_ids[b]) + ", found " + std::to_string(v));
+                error(files[a], column,
+                      "expected a remote distance above 10 for node " + std::to_string(kernel_ids[b]) + ", found " +
+                          std::to_string(v));
         }
     }
     throw_if_errors();
     for (std::size_t a = 0; a < n; ++a)
         for (std::size_t b = a + 1; b < n; ++b)
             if (d[a][b] != d[b][a] && exists(files[a]) && exists(files[b]))
-                error(files[b], 0, "gives distance " + std::to_string(d[b][a]) + " to node " +
-                                       std::to_string(kernel_ids[a]) + ", but " + files[a].string() + " gives " +
-                                       std::to_string(d[a][b]) + " back; expected a symmetric distance table");
+                error(files[b], 0,
+                      "gives distance " + std::to_string(d[b][a]) + " to node " + std::to_string(kernel_ids[a]) +
+                          ", but " + files[a].string() + " gives " + std::to_string(d[a][b]) +
+                          " back; expected a symmetric distance table");
     throw_if_errors();
     return d;
 }
@@ -568,8 +574,9 @@ Arch SysfsTree::guess_arch()
     fs::path p = root_ / "proc/cpuinfo";
     std::ifstream in(p);
     if (!in) {
-        warnings_.push_back(p.string() + " is missing: the architecture is taken to be generic (arm64, riscv ...); "
-                                         "set it in the machine file if this is an x86 or POWER machine.");
+        warnings_.push_back(p.string() +
+                            " is missing: the architecture is taken to be generic (arm64, riscv ...); "
+                            "set it in the machine file if this is an x86 or POWER machine.");
         return Arch::Generic;
     }
     for (std::string line; std::getline(in, line);) {
@@ -585,8 +592,9 @@ Arch SysfsTree::guess_arch()
         if (key == "cpu" && value.rfind("POWER", 0) == 0)
             return Arch::PowerPC;
     }
-    warnings_.push_back(p.string() + " has no vendor_id, CPU implementer or POWER cpu line: the architecture is "
-                                     "taken to be generic.");
+    warnings_.push_back(p.string() +
+                        " has no vendor_id, CPU implementer or POWER cpu line: the architecture is "
+                        "taken to be generic.");
     return Arch::Generic;
 }
 

@@ -173,7 +173,10 @@ constexpr std::string_view kArchNames[] = {"generic", "x86", "powerpc"};
 // Reading: the file becomes a tree of specs (still with repeat counts), which
 // is counted before it is expanded into one record per CPU.
 
-std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b)
 {
     return (a != 0 && b > UINT64_MAX / a) ? UINT64_MAX : a * b;

@@ -42,8 +42,8 @@ inline constexpr std::array<CostInfo, kCostCount> kCostInfo{{
 std::string_view cost_base_unit(CostKind kind);
 
 struct CostValue {
-    double value = 0;      // in the kind's base unit
-    std::string source;    // where the number comes from; empty = the built-in default
+    double value = 0;    // in the kind's base unit
+    std::string source;  // where the number comes from; empty = the built-in default
     friend bool operator==(const CostValue&, const CostValue&) = default;
 };
 

@@ -187,8 +187,8 @@ CpulistParse parse_cpulist(std::string_view text, int nr_cpus)
             if (!in.number(last))
                 return fail(in.pos, "expected the last CPU of the range after '-'");
             if (last < first)
-                return fail(item_start, "range " + std::to_string(first) + "-" + std::to_string(last) +
-                                            " ends before it starts");
+                return fail(item_start,
+                            "range " + std::to_string(first) + "-" + std::to_string(last) + " ends before it starts");
             if (in.accept(':')) {
                 if (!in.number(used) || !in.accept('/') || !in.number(group))
                     return fail(in.pos, "expected 'used/group' after ':'");
@@ -198,8 +198,7 @@ CpulistParse parse_cpulist(std::string_view text, int nr_cpus)
         }
         if (first < 0 || last >= nr_cpus)
             return fail(item_start, "CPU " + std::to_string(last < nr_cpus ? first : last) +
-                                        " is out of range: this machine has CPUs 0-" +
-                                        std::to_string(nr_cpus - 1));
+                                        " is out of range: this machine has CPUs 0-" + std::to_string(nr_cpus - 1));
         for (long cpu = first; cpu <= last; ++cpu)
             if ((cpu - first) % group < used)
                 result.mask.set(static_cast<CpuId>(cpu));

@@ -36,10 +36,7 @@ public:
 
     void set(CpuId cpu) { words_[index(cpu)] |= bit(cpu); }
     void reset(CpuId cpu) { words_[index(cpu)] &= ~bit(cpu); }
-    bool test(CpuId cpu) const
-    {
-        return cpu >= 0 && cpu < nr_cpus_ && (words_[index(cpu)] & bit(cpu)) != 0;
-    }
+    bool test(CpuId cpu) const { return cpu >= 0 && cpu < nr_cpus_ && (words_[index(cpu)] & bit(cpu)) != 0; }
 
     int weight() const;
     bool empty() const;
@@ -91,7 +88,7 @@ private:
 
 struct CpulistParse {
     CpuMask mask;
-    std::string error;  // empty on success; otherwise what was expected
+    std::string error;       // empty on success; otherwise what was expected
     std::size_t column = 0;  // 1-based position in the text of the error
     bool ok() const { return error.empty(); }
 };

@@ -55,7 +55,8 @@ std::string format_topology_tree(const Machine& m)
     }
     std::vector<CpuTopo> order = m.cpus;
     std::stable_sort(order.begin(), order.end(), [](const CpuTopo& a, const CpuTopo& b) {
-        return std::tie(a.node, a.package, a.llc, a.cluster, a.core) < std::tie(b.node, b.package, b.llc, b.cluster, b.core);
+        return std::tie(a.node, a.package, a.llc, a.cluster, a.core) <
+               std::tie(b.node, b.package, b.llc, b.cluster, b.core);
     });
     for (const CpuTopo& c : order) {
         if (core_done[static_cast<std::size_t>(c.core)])

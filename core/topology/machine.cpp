@@ -54,21 +54,48 @@ CpuMask mask_where(const Machine& m, Member member, int value)
 
 }  // namespace
 
-int Machine::nr_packages() const { return count_distinct(cpus, &CpuTopo::package); }
-int Machine::nr_llcs() const { return count_distinct(cpus, &CpuTopo::llc); }
-int Machine::nr_clusters() const { return count_distinct(cpus, &CpuTopo::cluster); }
-int Machine::nr_cores() const { return count_distinct(cpus, &CpuTopo::core); }
+int Machine::nr_packages() const
+{
+    return count_distinct(cpus, &CpuTopo::package);
+}
+int Machine::nr_llcs() const
+{
+    return count_distinct(cpus, &CpuTopo::llc);
+}
+int Machine::nr_clusters() const
+{
+    return count_distinct(cpus, &CpuTopo::cluster);
+}
+int Machine::nr_cores() const
+{
+    return count_distinct(cpus, &CpuTopo::core);
+}
 
 bool Machine::has_smt() const
 {
     return std::any_of(cpus.begin(), cpus.end(), [](const CpuTopo& c) { return c.thread > 0; });
 }
 
-CpuMask Machine::smt_mask(CpuId cpu) const { return mask_where(*this, &CpuTopo::core, cpus[cpu].core); }
-CpuMask Machine::cluster_mask(CpuId cpu) const { return mask_where(*this, &CpuTopo::cluster, cpus[cpu].cluster); }
-CpuMask Machine::llc_mask(CpuId cpu) const { return mask_where(*this, &CpuTopo::llc, cpus[cpu].llc); }
-CpuMask Machine::package_mask(CpuId cpu) const { return mask_where(*this, &CpuTopo::package, cpus[cpu].package); }
-CpuMask Machine::node_mask(int node) const { return mask_where(*this, &CpuTopo::node, node); }
+CpuMask Machine::smt_mask(CpuId cpu) const
+{
+    return mask_where(*this, &CpuTopo::core, cpus[cpu].core);
+}
+CpuMask Machine::cluster_mask(CpuId cpu) const
+{
+    return mask_where(*this, &CpuTopo::cluster, cpus[cpu].cluster);
+}
+CpuMask Machine::llc_mask(CpuId cpu) const
+{
+    return mask_where(*this, &CpuTopo::llc, cpus[cpu].llc);
+}
+CpuMask Machine::package_mask(CpuId cpu) const
+{
+    return mask_where(*this, &CpuTopo::package, cpus[cpu].package);
+}
+CpuMask Machine::node_mask(int node) const
+{
+    return mask_where(*this, &CpuTopo::node, node);
+}
 
 void number_containers_depth_first(Machine& m)
 {
@@ -116,9 +143,9 @@ void check_nesting(const Machine& m, int CpuTopo::*child, int CpuTopo::*parent, 
             problems.push_back({c.cpu, parent_name,
                                 std::string(child_name) + " " + std::to_string(c.*child) + " has CPU " +
                                     std::to_string(it->second.second) + " in " + parent_name + " " +
-                                    std::to_string(it->second.first) + " and CPU " + std::to_string(c.cpu) +
-                                    " in " + parent_name + " " + std::to_string(c.*parent) +
-                                    "; expected one " + parent_name + " per " + child_name});
+                                    std::to_string(it->second.first) + " and CPU " + std::to_string(c.cpu) + " in " +
+                                    parent_name + " " + std::to_string(c.*parent) + "; expected one " + parent_name +
+                                    " per " + child_name});
         }
     }
 }
@@ -134,9 +161,9 @@ void check_distances(const Machine& m, std::vector<TopologyProblem>& problems)
     for (std::size_t a = 0; a < n; ++a) {
         std::string row = "node_distance/" + std::to_string(a);
         if (d[a].size() != n) {
-            problems.push_back({kNoCpu, row,
-                                "expected " + std::to_string(n) + " distances (one per node), found " +
-                                    std::to_string(d[a].size())});
+            problems.push_back(
+                {kNoCpu, row,
+                 "expected " + std::to_string(n) + " distances (one per node), found " + std::to_string(d[a].size())});
             continue;
         }
         for (std::size_t b = 0; b < n; ++b) {
@@ -146,9 +173,10 @@ void check_distances(const Machine& m, std::vector<TopologyProblem>& problems)
             else if (a != b && d[a][b] <= 10)
                 problems.push_back({kNoCpu, at, "expected a remote distance greater than 10"});
             else if (a != b && b < d[b].size() && d[a][b] != d[b][a])
-                problems.push_back({kNoCpu, at, "expected a symmetric matrix: distance " + std::to_string(a) + "->" +
-                                                    std::to_string(b) + " differs from " + std::to_string(b) + "->" +
-                                                    std::to_string(a)});
+                problems.push_back({kNoCpu, at,
+                                    "expected a symmetric matrix: distance " + std::to_string(a) + "->" +
+                                        std::to_string(b) + " differs from " + std::to_string(b) + "->" +
+                                        std::to_string(a)});
         }
     }
 }
@@ -163,17 +191,20 @@ std::vector<TopologyProblem> validate(const Machine& m)
         return problems;
     }
     if (m.nr_cpus() > kMaxCpus) {
-        problems.push_back({kNoCpu, "cpus", "a machine has at most " + std::to_string(kMaxCpus) + " CPUs, this one has " +
-                                                std::to_string(m.nr_cpus())});
+        problems.push_back({kNoCpu, "cpus",
+                            "a machine has at most " + std::to_string(kMaxCpus) + " CPUs, this one has " +
+                                std::to_string(m.nr_cpus())});
         return problems;
     }
     for (int i = 0; i < m.nr_cpus(); ++i) {
         const CpuTopo& c = m.cpus[static_cast<std::size_t>(i)];
         if (c.cpu != i)
-            problems.push_back({i, "cpu", "expected CPU id " + std::to_string(i) + " at this position, found " +
-                                              std::to_string(c.cpu)});
+            problems.push_back(
+                {i, "cpu",
+                 "expected CPU id " + std::to_string(i) + " at this position, found " + std::to_string(c.cpu)});
         if (c.capacity < 1 || c.capacity > 1024)
-            problems.push_back({i, "capacity", "expected a capacity from 1 to 1024, found " + std::to_string(c.capacity)});
+            problems.push_back(
+                {i, "capacity", "expected a capacity from 1 to 1024, found " + std::to_string(c.capacity)});
         if (!(c.speed > 0) || c.speed > 16)
             problems.push_back({i, "speed", "expected a relative speed above 0 and at most 16 (1.0 = nominal)"});
         if (c.node < 0 || c.node >= m.nr_nodes())
@@ -186,8 +217,8 @@ std::vector<TopologyProblem> validate(const Machine& m)
     check_distances(m, problems);
     for (int node = 0; node < m.nr_nodes(); ++node)
         if (m.node_mask(node).empty())
-            problems.push_back({kNoCpu, "node_distance/" + std::to_string(node), "node " + std::to_string(node) +
-                                                                                    " has no CPU; expected every node to hold CPUs"});
+            problems.push_back({kNoCpu, "node_distance/" + std::to_string(node),
+                                "node " + std::to_string(node) + " has no CPU; expected every node to hold CPUs"});
     return problems;
 }
 

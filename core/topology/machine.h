@@ -44,7 +44,7 @@ enum class CpuNumbering {
 };
 
 struct IdleState {
-    std::string name;          // as cpuidle names it: "WFI", "C1", "C6"
+    std::string name;  // as cpuidle names it: "WFI", "C1", "C6"
     double exit_latency_ns = 0;
     double target_residency_ns = 0;
     friend bool operator==(const IdleState&, const IdleState&) = default;
@@ -54,10 +54,10 @@ struct IdleState {
 struct CpuTopo {
     CpuId cpu = kNoCpu;
     int node = 0, package = 0, llc = 0, cluster = 0, core = 0;  // machine-wide container indexes
-    int thread = 0;           // position among its core's siblings, 0 = first
-    int capacity = 1024;      // arch_scale_cpu_capacity(), 1..1024
-    double speed = 1.0;       // work done per ns relative to nominal (1.0); may differ from capacity
-    int asym_prio = 0;        // arch_asym_cpu_priority(): higher is preferred by SD_ASYM_PACKING
+    int thread = 0;                                             // position among its core's siblings, 0 = first
+    int capacity = 1024;                                        // arch_scale_cpu_capacity(), 1..1024
+    double speed = 1.0;  // work done per ns relative to nominal (1.0); may differ from capacity
+    int asym_prio = 0;   // arch_asym_cpu_priority(): higher is preferred by SD_ASYM_PACKING
     friend bool operator==(const CpuTopo&, const CpuTopo&) = default;
 };
 

@@ -43,7 +43,9 @@ std::vector<TopologyLevel> topology_levels(const Machine& m, const DomainOptions
     std::vector<TopologyLevel> levels;
     switch (m.arch) {
     case Arch::Generic:
-        levels = {{"SMT", MaskOf::Core, smt}, {"CLS", MaskOf::Cluster, cls}, {"MC", MaskOf::Llc, SD_SHARE_LLC},
+        levels = {{"SMT", MaskOf::Core, smt},
+                  {"CLS", MaskOf::Cluster, cls},
+                  {"MC", MaskOf::Llc, SD_SHARE_LLC},
                   {"PKG", MaskOf::Node, 0}};
         break;
     case Arch::X86:
@@ -271,7 +273,8 @@ std::vector<CpuMask> group_spans(const std::vector<Chain>& chains, const std::ve
             int s = at;
             if (s > 0 && !sibling[static_cast<std::size_t>(s - 1)].sd.span.is_subset_of(span))
                 s = find_descended_sibling(sibling, s, span);
-            group = s > 0 ? sibling[static_cast<std::size_t>(s - 1)].sd.span : sibling[static_cast<std::size_t>(s)].sd.span;
+            group =
+                s > 0 ? sibling[static_cast<std::size_t>(s - 1)].sd.span : sibling[static_cast<std::size_t>(s)].sd.span;
         } else if (at > 0) {
             group = sibling[static_cast<std::size_t>(at - 1)].sd.span;
         } else {
@@ -481,8 +484,7 @@ SchedDomains SchedDomains::build(const Machine& m, const DomainOptions& opt)
         // The idle-cores hint lives with the asym-capacity-full domain when
         // that domain is below NUMA, so an SMT asym machine tracks idle cores
         // over the span select_idle_capacity() scans; else with the LLC.
-        const bool asym_shared =
-            s.sd_asym_cpucapacity >= 0 && !(out.domain(s.sd_asym_cpucapacity).flags & SD_NUMA);
+        const bool asym_shared = s.sd_asym_cpucapacity >= 0 && !(out.domain(s.sd_asym_cpucapacity).flags & SD_NUMA);
         s.sd_balance_shared = asym_shared ? s.sd_asym_cpucapacity : s.sd_llc;
         if (cluster >= 0)
             out.cluster_active_ = true;

@@ -51,9 +51,9 @@ struct SchedGroup {
 };
 
 struct SchedDomain {
-    std::string name;   // "SMT", "CLS", "MC", "PKG", "NODE", "NUMA", or the arch's ("CACHE")
-    int level = 0;      // position in the level table, counted before degeneration, as the kernel numbers it
-    unsigned flags = 0; // SD_* bits
+    std::string name;    // "SMT", "CLS", "MC", "PKG", "NODE", "NUMA", or the arch's ("CACHE")
+    int level = 0;       // position in the level table, counted before degeneration, as the kernel numbers it
+    unsigned flags = 0;  // SD_* bits
     CpuMask span;
     int span_weight = 0;
     int numa_distance = 0;  // for NUMA levels: the node distance this level reaches; 0 otherwise
@@ -119,10 +119,7 @@ public:
     int highest_flag_domain(CpuId cpu, unsigned flag) const;
 
     bool cpus_share_cache(CpuId a, CpuId b) const { return shortcuts(a).sd_llc_id == shortcuts(b).sd_llc_id; }
-    bool cpus_share_resources(CpuId a, CpuId b) const
-    {
-        return shortcuts(a).sd_share_id == shortcuts(b).sd_share_id;
-    }
+    bool cpus_share_resources(CpuId a, CpuId b) const { return shortcuts(a).sd_share_id == shortcuts(b).sd_share_id; }
 
     // Static keys the kernel flips when it builds domains.
     bool sched_smt_active() const { return smt_active_; }

@@ -30,14 +30,13 @@ inline constexpr unsigned SD_NUMA = 0x2000;
 
 // Flags set from the base domain upwards: once a domain lacks one, no parent has it.
 inline constexpr unsigned SD_SHARED_CHILD_MASK = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK |
-                                                 SD_BALANCE_WAKE | SD_WAKE_AFFINE | SD_SHARE_CPUCAPACITY |
-                                                 SD_SHARE_LLC;
+                                                 SD_BALANCE_WAKE | SD_WAKE_AFFINE | SD_SHARE_CPUCAPACITY | SD_SHARE_LLC;
 
 // Flags that only matter in a domain with at least two groups.
-inline constexpr unsigned SD_DEGENERATE_GROUPS_MASK =
-    SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_BALANCE_WAKE | SD_ASYM_CPUCAPACITY |
-    SD_ASYM_CPUCAPACITY_FULL | SD_SHARE_CPUCAPACITY | SD_CLUSTER | SD_SHARE_LLC | SD_SERIALIZE |
-    SD_ASYM_PACKING | SD_PREFER_SIBLING | SD_NUMA;
+inline constexpr unsigned SD_DEGENERATE_GROUPS_MASK = SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK |
+                                                      SD_BALANCE_WAKE | SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL |
+                                                      SD_SHARE_CPUCAPACITY | SD_CLUSTER | SD_SHARE_LLC | SD_SERIALIZE |
+                                                      SD_ASYM_PACKING | SD_PREFER_SIBLING | SD_NUMA;
 
 // The flags an architecture's topology table may set; the rest are behaviour.
 inline constexpr unsigned TOPOLOGY_SD_FLAGS =

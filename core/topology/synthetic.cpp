@@ -70,7 +70,8 @@ std::vector<Item> split_items(std::string_view spec, std::size_t offset)
     std::size_t pos = 0;
     while (pos <= spec.size()) {
         std::size_t comma = spec.find(',', pos);
-        std::string_view item = spec.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+        std::string_view item =
+            spec.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
         std::size_t eq = item.find('=');
         if (eq == std::string_view::npos || eq == 0)
             fail(offset + pos + 1, "expected key=value, found '" + std::string(item) + "'");
@@ -138,16 +139,16 @@ Machine parse_synthetic(std::string_view spec)
                                   "asym_packing, capacity, smt_speed or asym_prio");
     }
 
-    const int cluster_count = clusters == 0 ? cores : clusters;       // clusters per LLC
-    const int cores_per_cluster = clusters == 0 ? 1 : cores;          // cores per cluster
+    const int cluster_count = clusters == 0 ? cores : clusters;  // clusters per LLC
+    const int cores_per_cluster = clusters == 0 ? 1 : cores;     // cores per cluster
     const long total_cores = 1L * nodes * pkgs * llcs * cluster_count * cores_per_cluster;
     const long total_cpus = total_cores * smt;
     if (total_cpus > kMaxCpus)
         fail(offset + 1, "this spec makes " + std::to_string(total_cpus) + " CPUs; a machine has at most " +
                              std::to_string(kMaxCpus));
     if (!capacities.empty() && static_cast<long>(capacities.size()) != total_cores)
-        fail(seen["capacity"], "capacity gives " + std::to_string(capacities.size()) + " values; expected one per core (" +
-                                   std::to_string(total_cores) + ")");
+        fail(seen["capacity"], "capacity gives " + std::to_string(capacities.size()) +
+                                   " values; expected one per core (" + std::to_string(total_cores) + ")");
     if (!smt_speed.empty() && static_cast<int>(smt_speed.size()) != smt)
         fail(seen["smt_speed"], "smt_speed gives " + std::to_string(smt_speed.size()) +
                                     " values; expected one per SMT thread (" + std::to_string(smt) + ")");
@@ -158,7 +159,8 @@ Machine parse_synthetic(std::string_view spec)
     m.name = "synthetic";
     m.description = std::string(kSyntheticPrefix) + std::string(body);
     m.source = "synthetic spec";
-    m.node_distance.assign(static_cast<std::size_t>(nodes), std::vector<int>(static_cast<std::size_t>(nodes), distance));
+    m.node_distance.assign(static_cast<std::size_t>(nodes),
+                           std::vector<int>(static_cast<std::size_t>(nodes), distance));
     for (int i = 0; i < nodes; ++i)
         m.node_distance[static_cast<std::size_t>(i)][static_cast<std::size_t>(i)] = 10;
 

@@ -76,9 +76,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("teaching.png"));
-        const Run run = run_wakebench({QStringLiteral("--machine"), QStringLiteral("teaching-8"),
-                                       QStringLiteral("--select-cpu"), QStringLiteral("5"),
-                                       QStringLiteral("--screenshot"), png});
+        const Run run =
+            run_wakebench({QStringLiteral("--machine"), QStringLiteral("teaching-8"), QStringLiteral("--select-cpu"),
+                           QStringLiteral("5"), QStringLiteral("--screenshot"), png});
         QVERIFY2(run.status == 0, qPrintable(run.err));
         const QImage image(png);
         // The selected cell's fill, Okabe-Ito blue; nothing else in the window uses it.

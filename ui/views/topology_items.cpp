@@ -21,9 +21,9 @@ const QColor kCellFill(0xff, 0xff, 0xff);
 const QColor kCellBorder(0x86, 0x90, 0x9a);
 const QColor kCellText(0x26, 0x2b, 0x30);
 const QColor kNoteText(0x5f, 0x67, 0x70);
-const QColor kCurrentFill(0x00, 0x72, 0xb2);    // Okabe-Ito blue
-const QColor kSpanFill(0xfd, 0xee, 0xcf);       // light Okabe-Ito orange
-const QColor kCapacityMark(0xcc, 0x79, 0xa7);   // Okabe-Ito reddish purple
+const QColor kCurrentFill(0x00, 0x72, 0xb2);   // Okabe-Ito blue
+const QColor kSpanFill(0xfd, 0xee, 0xcf);      // light Okabe-Ito orange
+const QColor kCapacityMark(0xcc, 0x79, 0xa7);  // Okabe-Ito reddish purple
 const QColor kCapacityTrack(0xee, 0xe4, 0xea);
 const QColor kTitledFill[2] = {QColor(0xec, 0xef, 0xf2), QColor(0xf7, 0xf8, 0xfa)};
 const QColor kTitledBorder(0x95, 0xa1, 0xad);
@@ -46,7 +46,10 @@ QFont pixel_font(int px, bool bold)
     return font;
 }
 
-QString capacity_note(int capacity) { return capacity < 1024 ? QStringLiteral("cap %1").arg(capacity) : QString(); }
+QString capacity_note(int capacity)
+{
+    return capacity < 1024 ? QStringLiteral("cap %1").arg(capacity) : QString();
+}
 
 QString speed_note(double speed)
 {
@@ -78,7 +81,10 @@ CpuCellItem::CpuCellItem(CpuId cpu, const QSizeF& size, int capacity, double spe
     short_note_px_ = fitted_note_px(short_note_, room);
 }
 
-QRectF CpuCellItem::boundingRect() const { return QRectF(QPointF(0, 0), size_); }
+QRectF CpuCellItem::boundingRect() const
+{
+    return QRectF(QPointF(0, 0), size_);
+}
 
 void CpuCellItem::setCurrent(bool current)
 {
@@ -144,15 +150,20 @@ void CpuCellItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
 }
 
 TopoBoxItem::TopoBoxItem(const TopoBox& box)
-    : size_(box.rect.size()), title_(box.title()), span_(box.span),
-      kind_(box.has_header()                         ? Kind::Titled
+    : size_(box.rect.size()),
+      title_(box.title()),
+      span_(box.span),
+      kind_(box.has_header()                       ? Kind::Titled
             : box.levels.back() == TopoLevel::Core ? Kind::Core
                                                    : Kind::Cluster),
       depth_(box.depth)
 {
 }
 
-QRectF TopoBoxItem::boundingRect() const { return QRectF(QPointF(0, 0), size_); }
+QRectF TopoBoxItem::boundingRect() const
+{
+    return QRectF(QPointF(0, 0), size_);
+}
 
 void TopoBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {

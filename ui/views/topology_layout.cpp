@@ -104,9 +104,8 @@ Node build_tree(const Machine& machine)
         for (TopoLevel level : kLevels) {
             const int index = index_at(c, level);
             // Newest first: with core-major numbering the match is the last child.
-            auto it = std::find_if(at->children.rbegin(), at->children.rend(), [&](const Node& child) {
-                return child.indexes.front() == index;
-            });
+            auto it = std::find_if(at->children.rbegin(), at->children.rend(),
+                                   [&](const Node& child) { return child.indexes.front() == index; });
             Node* next = nullptr;
             if (it == at->children.rend()) {
                 at->children.push_back(Node{{level}, {index}, kNoCpu, 0, {}, {}, {}});
@@ -220,8 +219,7 @@ void arrange(Node& n, const Style& style, double target)
         // log, smaller is bigger): weighs shape and wasted room at once.
         // Between equals the smaller box wins, so one widened for its title
         // takes fewer, longer rows.
-        const double score =
-            -std::log(std::min(target / w, 1 / h)) + kRaggedWeight * f.ragged + 0.01 * std::log(w * h);
+        const double score = -std::log(std::min(target / w, 1 / h)) + kRaggedWeight * f.ragged + 0.01 * std::log(w * h);
         if (score < best_score - 1e-9) {
             best_score = score;
             best_limit = limit;
@@ -307,7 +305,10 @@ void place(const Node& n, QPointF origin, int parent, int depth, CpuMask& parent
 
 }  // namespace
 
-bool TopoBox::has_header() const { return !levels.empty() && titled(levels); }
+bool TopoBox::has_header() const
+{
+    return !levels.empty() && titled(levels);
+}
 
 QString level_name(TopoLevel level)
 {
@@ -326,7 +327,10 @@ QString level_name(TopoLevel level)
     return {};
 }
 
-QString TopoBox::title() const { return box_title(levels, indexes); }
+QString TopoBox::title() const
+{
+    return box_title(levels, indexes);
+}
 
 TopologyLayout layout_topology(const Machine& machine, double target_aspect)
 {

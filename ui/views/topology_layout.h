@@ -32,16 +32,16 @@ struct TopoBox {
     int parent = -1;                // index into TopologyLayout::boxes, -1 at the top
     int depth = 0;                  // 0 at the top
     CpuMask span;
-    QRectF rect;                    // scene coordinates
-    bool has_header() const;        // titled strip on top: boxes that are a node, package or LLC
+    QRectF rect;              // scene coordinates
+    bool has_header() const;  // titled strip on top: boxes that are a node, package or LLC
 
-    QString title() const;          // "node 0 · package 0 · LLC 1"
+    QString title() const;  // "node 0 · package 0 · LLC 1"
 };
 
 struct TopologyLayout {
-    std::vector<TopoBox> boxes;     // a parent always comes before its children
-    std::vector<QRectF> cells;      // cells[cpu], scene coordinates
-    std::vector<int> cell_parent;   // the box directly holding each cell, -1 if none
+    std::vector<TopoBox> boxes;    // a parent always comes before its children
+    std::vector<QRectF> cells;     // cells[cpu], scene coordinates
+    std::vector<int> cell_parent;  // the box directly holding each cell, -1 if none
     QRectF bounds;
 };
 

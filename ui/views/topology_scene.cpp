@@ -23,8 +23,9 @@ const QColor kBackground(0xfb, 0xfb, 0xfc);
 
 QString cell_tooltip(const CpuTopo& c)
 {
-    return QStringLiteral("<b>CPU %1</b><br>node %2 · package %3 · LLC %4 · cluster %5 · core %6 · thread %7"
-                          "<br>capacity %8 · speed %9 · asym_prio %10")
+    return QStringLiteral(
+               "<b>CPU %1</b><br>node %2 · package %3 · LLC %4 · cluster %5 · core %6 · thread %7"
+               "<br>capacity %8 · speed %9 · asym_prio %10")
         .arg(c.cpu)
         .arg(c.node)
         .arg(c.package)

@@ -61,7 +61,10 @@ void TopologyView::selectCpu(CpuId cpu)
     emit cpuSelected(cpu);
 }
 
-CpuId TopologyView::selectedCpu() const { return scene_ ? scene_->currentCpu() : kNoCpu; }
+CpuId TopologyView::selectedCpu() const
+{
+    return scene_ ? scene_->currentCpu() : kNoCpu;
+}
 
 void TopologyView::showSpan(const CpuMask& span)
 {
@@ -69,7 +72,10 @@ void TopologyView::showSpan(const CpuMask& span)
         scene_->setHighlightedSpan(span);
 }
 
-double TopologyView::zoom() const { return transform().m11(); }
+double TopologyView::zoom() const
+{
+    return transform().m11();
+}
 
 void TopologyView::fitAll()
 {
@@ -166,7 +172,8 @@ void TopologyView::mouseReleaseEvent(QMouseEvent* event)
 
 void TopologyView::mouseDoubleClickEvent(QMouseEvent* event)
 {
-    if (event->button() == Qt::LeftButton && scene_ && scene_->cpuAt(mapToScene(event->position().toPoint())) == kNoCpu) {
+    if (event->button() == Qt::LeftButton && scene_ &&
+        scene_->cpuAt(mapToScene(event->position().toPoint())) == kNoCpu) {
         fitAll();
         event->accept();
         return;

@@ -31,7 +31,7 @@ public:
     CpuId selectedCpu() const;
     void showSpan(const CpuMask& span);  // an empty mask clears the outline
 
-    void fitAll();  // and keep fitting on resize until the user zooms or pans
+    void fitAll();        // and keep fitting on resize until the user zooms or pans
     double zoom() const;  // scene units to pixels
 
 signals:

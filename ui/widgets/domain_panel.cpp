@@ -25,7 +25,10 @@ constexpr int kMaxGroupsInRow = 8;
 constexpr int kMaxGroupsInTip = 64;
 const QColor kDetailText(0x50, 0x58, 0x60);
 
-QString cpulist(const CpuMask& mask) { return QString::fromStdString(mask.to_cpulist()); }
+QString cpulist(const CpuMask& mask)
+{
+    return QString::fromStdString(mask.to_cpulist());
+}
 
 QString domain_name(const SchedDomains& domains, int id)
 {
@@ -47,8 +50,9 @@ QString groups_text(const SchedDomains& domains, const SchedDomain& d, int max_s
 
 QString domain_tooltip(const SchedDomain& d)
 {
-    QString tip = QStringLiteral("<b>%1</b> (level %2)<br>span %3 (%4 CPUs)<br>imbalance_pct %5 · cache_nice_tries %6"
-                                 "<br>balance interval %7-%8 ms · busy_factor %9")
+    QString tip = QStringLiteral(
+                      "<b>%1</b> (level %2)<br>span %3 (%4 CPUs)<br>imbalance_pct %5 · cache_nice_tries %6"
+                      "<br>balance interval %7-%8 ms · busy_factor %9")
                       .arg(QString::fromStdString(d.name))
                       .arg(d.level)
                       .arg(cpulist(d.span))
@@ -159,9 +163,9 @@ void DomainPanel::showCpu(const Machine& machine, const SchedDomains& domains, C
     const QSignalBlocker block(tree_);
     for (int id : domains.domains_of(cpu)) {
         const SchedDomain& d = domains.domain(id);
-        auto* item = new QTreeWidgetItem(tree_, QStringList{QString::fromStdString(d.name), cpulist(d.span),
-                                                            QString::number(d.span_weight),
-                                                            QString::number(d.imbalance_pct)});
+        auto* item =
+            new QTreeWidgetItem(tree_, QStringList{QString::fromStdString(d.name), cpulist(d.span),
+                                                   QString::number(d.span_weight), QString::number(d.imbalance_pct)});
         item->setData(kLevel, Qt::UserRole, id);
         item->setTextAlignment(kWeight, Qt::AlignRight | Qt::AlignVCenter);
         item->setTextAlignment(kImbalance, Qt::AlignRight | Qt::AlignVCenter);
@@ -216,15 +220,30 @@ QTreeWidgetItem* DomainPanel::row(int index) const
     return index >= 0 && index < tree_->topLevelItemCount() ? tree_->topLevelItem(index) : nullptr;
 }
 
-int DomainPanel::domainCount() const { return tree_->topLevelItemCount(); }
+int DomainPanel::domainCount() const
+{
+    return tree_->topLevelItemCount();
+}
 
-QString DomainPanel::levelName(int r) const { return row(r) ? row(r)->text(kLevel) : QString(); }
+QString DomainPanel::levelName(int r) const
+{
+    return row(r) ? row(r)->text(kLevel) : QString();
+}
 
-QString DomainPanel::spanText(int r) const { return row(r) ? row(r)->text(kSpan) : QString(); }
+QString DomainPanel::spanText(int r) const
+{
+    return row(r) ? row(r)->text(kSpan) : QString();
+}
 
-int DomainPanel::spanWeight(int r) const { return row(r) ? row(r)->text(kWeight).toInt() : 0; }
+int DomainPanel::spanWeight(int r) const
+{
+    return row(r) ? row(r)->text(kWeight).toInt() : 0;
+}
 
-int DomainPanel::imbalancePct(int r) const { return row(r) ? row(r)->text(kImbalance).toInt() : 0; }
+int DomainPanel::imbalancePct(int r) const
+{
+    return row(r) ? row(r)->text(kImbalance).toInt() : 0;
+}
 
 QStringList DomainPanel::flagNames(int r) const
 {
@@ -236,9 +255,15 @@ QStringList DomainPanel::flagNames(int r) const
     return names;
 }
 
-int DomainPanel::domainId(int r) const { return row(r) ? row(r)->data(kLevel, Qt::UserRole).toInt() : -1; }
+int DomainPanel::domainId(int r) const
+{
+    return row(r) ? row(r)->data(kLevel, Qt::UserRole).toInt() : -1;
+}
 
-QString DomainPanel::shortcutsText() const { return shortcuts_->text(); }
+QString DomainPanel::shortcutsText() const
+{
+    return shortcuts_->text();
+}
 
 int DomainPanel::selectedRow() const
 {

@@ -6,7 +6,10 @@
 namespace wb {
 namespace {
 
-TextPosition at(int line, int column) { return {line, column}; }
+TextPosition at(int line, int column)
+{
+    return {line, column};
+}
 
 TEST(PositionAtOffset, CountsLinesAndOneBasedColumns)
 {

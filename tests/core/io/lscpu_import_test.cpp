@@ -23,9 +23,15 @@ using ::testing::Not;
 
 const std::string kData = WB_TEST_DATA;
 
-std::string lscpu(const std::string& name) { return kData + "/lscpu/" + name; }
+std::string lscpu(const std::string& name)
+{
+    return kData + "/lscpu/" + name;
+}
 
-CpuMask list(int nr, const char* text) { return parse_cpulist(text, nr).mask; }
+CpuMask list(int nr, const char* text)
+{
+    return parse_cpulist(text, nr).mask;
+}
 
 InputError import_error(const std::string& path)
 {
@@ -55,9 +61,10 @@ private:
     fs::path path_;
 };
 
-const char* kHeader = "# The following is the parsable format, which can be fed to other\n"
-                      "# programs. Each different item in every column has an unique ID\n"
-                      "# starting usually from zero.\n";
+const char* kHeader =
+    "# The following is the parsable format, which can be fed to other\n"
+    "# programs. Each different item in every column has an unique ID\n"
+    "# starting usually from zero.\n";
 
 TEST(LscpuImport, DefaultFormatOfATwoSocketX86)
 {
@@ -190,8 +197,9 @@ TEST(LscpuImport, SiblingsInTwoSocketsAreRejected)
 
 TEST(LscpuImport, ColonCacheFieldWithTooFewIdsOrARepeatedCpuIsRejected)
 {
-    TempText t("colon", std::string(kHeader) + "# CPU,Core,Socket,Node,L1d:L1i:L2:L3\n0,0,0,0,0:0:0:0\n"
-                                               "1,1,0,0,1:1:0\n0,0,0,0,0:0:0:0\n");
+    TempText t("colon", std::string(kHeader) +
+                            "# CPU,Core,Socket,Node,L1d:L1i:L2:L3\n0,0,0,0,0:0:0:0\n"
+                            "1,1,0,0,1:1:0\n0,0,0,0,0:0:0:0\n");
     InputError e = import_error(t.path());
     ASSERT_EQ(e.diagnostics().size(), 2u);
     EXPECT_EQ(e.diagnostics()[0].line, 6);

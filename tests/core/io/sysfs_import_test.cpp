@@ -22,11 +22,20 @@ using ::testing::IsEmpty;
 
 const std::string kData = WB_TEST_DATA;
 
-std::string fixture(const std::string& name) { return kData + "/sysfs/" + name; }
+std::string fixture(const std::string& name)
+{
+    return kData + "/sysfs/" + name;
+}
 
-CpuMask cpus(int nr, std::initializer_list<CpuId> ids) { return CpuMask::of(nr, ids); }
+CpuMask cpus(int nr, std::initializer_list<CpuId> ids)
+{
+    return CpuMask::of(nr, ids);
+}
 
-CpuMask list(int nr, const char* text) { return parse_cpulist(text, nr).mask; }
+CpuMask list(int nr, const char* text)
+{
+    return parse_cpulist(text, nr).mask;
+}
 
 InputError import_error(const std::string& root)
 {
@@ -281,8 +290,8 @@ TEST(SysfsImport, PackageSpanningTwoNodesIsSplitPerNode)
     EXPECT_THAT(validate(r.machine), IsEmpty());
     EXPECT_EQ(r.machine.nr_packages(), 2);
     EXPECT_EQ(r.machine.llc_mask(3), list(4, "2-3"));
-    EXPECT_THAT(r.warnings, Contains(AllOf(HasSubstr("package 0 ("), HasSubstr("spans node 0 and node 1"),
-                                           HasSubstr("sub-NUMA"))));
+    EXPECT_THAT(r.warnings,
+                Contains(AllOf(HasSubstr("package 0 ("), HasSubstr("spans node 0 and node 1"), HasSubstr("sub-NUMA"))));
     EXPECT_THAT(r.warnings, Contains(HasSubstr("the LLC of CPUs 0-3 (")));
 }
 

@@ -18,7 +18,10 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-std::string fixture(const std::string& name) { return std::string(WB_TEST_DATA) + "/machines/" + name; }
+std::string fixture(const std::string& name)
+{
+    return std::string(WB_TEST_DATA) + "/machines/" + name;
+}
 
 std::string read_text(const std::string& path)
 {
@@ -605,7 +608,10 @@ TEST(ParseMachineJson, ProblemsInSeveralSectionsComeInOneError)
 // ----------------------------------------------------------------------------
 // Writing
 
-Machine reload(const Machine& m) { return parse_machine_json(machine_to_json(m), "saved.json"); }
+Machine reload(const Machine& m)
+{
+    return parse_machine_json(machine_to_json(m), "saved.json");
+}
 
 TEST(MachineToJson, RoundTripsEveryFixture)
 {

@@ -65,8 +65,9 @@ TEST(SchedDomains, TeachingMachineHasSmtMcPkg)
     EXPECT_EQ(level(d, 5, 2).max_interval, 16);
     EXPECT_EQ(level(d, 5, 2).busy_factor, 16);
 
-    EXPECT_THAT(flags(d, 5, 0), ElementsAre("SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_BALANCE_FORK", "SD_WAKE_AFFINE",
-                                            "SD_SHARE_CPUCAPACITY", "SD_SHARE_LLC", "SD_PREFER_SIBLING"));
+    EXPECT_THAT(flags(d, 5, 0),
+                ElementsAre("SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_BALANCE_FORK", "SD_WAKE_AFFINE",
+                            "SD_SHARE_CPUCAPACITY", "SD_SHARE_LLC", "SD_PREFER_SIBLING"));
     EXPECT_THAT(flags(d, 5, 2), Not(Contains("SD_SHARE_LLC")));
 
     EXPECT_THAT(group_spans(d, 5, 0), ElementsAre("4", "5"));
@@ -126,8 +127,8 @@ TEST(SchedDomains, TwoNodesGetANumaLevelAndImbalanceAllowance)
     EXPECT_EQ(numa.span_weight, 32);
     EXPECT_EQ(numa.cache_nice_tries, 2);
     EXPECT_EQ(numa.numa_distance, 21);
-    EXPECT_THAT(flags(d, 0, 2), ElementsAre("SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_BALANCE_FORK", "SD_WAKE_AFFINE",
-                                            "SD_SERIALIZE", "SD_NUMA"));
+    EXPECT_THAT(flags(d, 0, 2), ElementsAre("SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_BALANCE_FORK",
+                                            "SD_WAKE_AFFINE", "SD_SERIALIZE", "SD_NUMA"));
     // imb_numa_nr comes from the first level above the LLC before PKG was
     // dropped: one LLC per node allows 12.5% of the node (16 >> 3).
     EXPECT_EQ(numa.imb_numa_nr, 2);
@@ -165,8 +166,8 @@ TEST(SchedDomains, NumaLadderBuildsOneLevelPerDistanceWithOverlappingGroups)
     EXPECT_EQ(level(d, 0, 1).span.to_cpulist(), "0-3");
     EXPECT_EQ(level(d, 0, 2).span.to_cpulist(), "0-5");
     EXPECT_EQ(level(d, 0, 3).span.to_cpulist(), "0-7");
-    EXPECT_THAT(flags(d, 0, 2), Contains("SD_WAKE_AFFINE"));        // 30 is not beyond node_reclaim_distance
-    EXPECT_THAT(flags(d, 0, 3), Not(Contains("SD_WAKE_AFFINE")));   // 40 is
+    EXPECT_THAT(flags(d, 0, 2), Contains("SD_WAKE_AFFINE"));       // 30 is not beyond node_reclaim_distance
+    EXPECT_THAT(flags(d, 0, 3), Not(Contains("SD_WAKE_AFFINE")));  // 40 is
     // Node 2's view of distance 20 is {1,2,3}, which sticks out of node 0's
     // distance-30 span {0,1,2}: the kernel descends to node 2 alone.
     EXPECT_THAT(group_spans(d, 0, 2), ElementsAre("0-3", "4-5"));
@@ -217,8 +218,8 @@ TEST(SchedDomains, RelaxDomainLevelTurnsOffNewidleBalancingFromThatLevelUp)
     DomainOptions opt;
     opt.relax_domain_level = 2;
     SchedDomains d = SchedDomains::build(parse_synthetic("llc=2,core=2,smt=2"), opt);
-    EXPECT_THAT(flags(d, 0, 0), Contains("SD_BALANCE_NEWIDLE"));      // SMT, level 0
-    EXPECT_THAT(flags(d, 0, 1), Not(Contains("SD_BALANCE_NEWIDLE"))); // MC, level 2
+    EXPECT_THAT(flags(d, 0, 0), Contains("SD_BALANCE_NEWIDLE"));       // SMT, level 0
+    EXPECT_THAT(flags(d, 0, 1), Not(Contains("SD_BALANCE_NEWIDLE")));  // MC, level 2
 }
 
 TEST(SchedDomains, SingleCpuMachineHasNoDomains)

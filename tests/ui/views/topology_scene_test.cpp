@@ -61,11 +61,10 @@ private slots:
                 QVERIFY2(cpu >= 0 && cpu < m.nr_cpus(), t.name.c_str());
                 ++seen[static_cast<std::size_t>(cpu)];
             }
-            QVERIFY2(cells == m.nr_cpus(),
-                     qPrintable(QStringLiteral("%1: %2 cells for %3 CPUs")
-                                    .arg(QString::fromStdString(t.name))
-                                    .arg(cells)
-                                    .arg(m.nr_cpus())));
+            QVERIFY2(cells == m.nr_cpus(), qPrintable(QStringLiteral("%1: %2 cells for %3 CPUs")
+                                                          .arg(QString::fromStdString(t.name))
+                                                          .arg(cells)
+                                                          .arg(m.nr_cpus())));
             for (int cpu = 0; cpu < m.nr_cpus(); ++cpu)
                 QVERIFY2(seen[static_cast<std::size_t>(cpu)] == 1,
                          qPrintable(QStringLiteral("%1: CPU %2").arg(QString::fromStdString(t.name)).arg(cpu)));
