@@ -20,7 +20,8 @@ configure: deps $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build --preset $(PRESET)
 
-run: build
+run: configure
+	cmake --build --preset $(PRESET) --target wakebench
 	$(BUILD_DIR)/app/wakebench $(if $(wildcard $(SCENARIO)),--scenario $(SCENARIO))
 
 test: build
