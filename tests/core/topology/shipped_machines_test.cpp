@@ -108,19 +108,12 @@ struct MachineFact {
 
 const std::vector<MachineFact>& machines()
 {
+    // clang-format off
     static const std::vector<MachineFact> kMachines = {
         // Pairs of cores form PPTT clusters; the firmware describes no
         // shared cache, so MC is the whole package and, as it spans every
         // CPU, the walk stops there: no PKG. No SMT level (one thread).
-        {"ampere-altra-80",
-         80,
-         1,
-         {},
-         false,
-         false,
-         true,
-         "",
-         "",
+        {"ampere-altra-80", 80, 1, {}, false, false, true, "", "",
          {{0, "0", {cls(2, "0-1"), mc(80, "0-79")}, 80, 0, 0},
           {79, "79", {cls(2, "78-79"), mc(80, "0-79")}, 80, 0, 78}},
          {}},
@@ -128,46 +121,20 @@ const std::vector<MachineFact>& machines()
         // SMT pairs are (n, n+192); a CCX of 8 cores is the LLC; CLS equals
         // SMT (L2 per core) and NODE equals PKG (NPS1), both dropped. The
         // first level above the LLC holds 12 LLCs: imb_numa_nr 12.
-        {"amd-epyc-9654-2s",
-         384,
-         2,
-         {},
-         true,
-         false,
-         false,
-         "",
-         "",
-         {{0,
-           "0,192",
-           {smt(2, "0,192"), mc(16, "0-7,192-199"), pkg(192, "0-95,192-287", 12), numa(384, "0-383", 12)},
-           16,
-           0,
-           0},
-          {100,
-           "100,292",
+        {"amd-epyc-9654-2s", 384, 2, {}, true, false, false, "", "",
+         {{0, "0,192",
+           {smt(2, "0,192"), mc(16, "0-7,192-199"), pkg(192, "0-95,192-287", 12), numa(384, "0-383", 12)}, 16, 0, 0},
+          {100, "100,292",
            {smt(2, "100,292"), mc(16, "96-103,288-295"), pkg(192, "96-191,288-383", 12), numa(384, "0-383", 12)},
-           16,
-           96,
-           96},
-          {200,
-           "8,200",
-           {smt(2, "8,200"), mc(16, "8-15,200-207"), pkg(192, "0-95,192-287", 12), numa(384, "0-383", 12)},
-           16,
-           8,
+           16, 96, 96},
+          {200, "8,200",
+           {smt(2, "8,200"), mc(16, "8-15,200-207"), pkg(192, "0-95,192-287", 12), numa(384, "0-383", 12)}, 16, 8,
            8}},
          {}},
 
         // Siblings (n, n+16); two CCX of 8 cores; PKG spans all 32 CPUs and
         // holds the 2 LLCs.
-        {"amd-ryzen-7950x",
-         32,
-         1,
-         {},
-         true,
-         false,
-         false,
-         "",
-         "",
+        {"amd-ryzen-7950x", 32, 1, {}, true, false, false, "", "",
          {{0, "0,16", {smt(2, "0,16"), mc(16, "0-7,16-23"), pkg(32, "0-31", 2)}, 16, 0, 0},
           {25, "9,25", {smt(2, "9,25"), mc(16, "8-15,24-31"), pkg(32, "0-31", 2)}, 16, 8, 8}},
          {}},
@@ -175,29 +142,13 @@ const std::vector<MachineFact>& machines()
         // One L3 per socket: PKG and NODE equal MC and are dropped, so NUMA
         // sits right above MC; distance 21 keeps wake-affine. One LLC per
         // node: imb_numa_nr is 112 / 8 = 14.
-        {"intel-spr-8480-2s",
-         224,
-         2,
-         {},
-         true,
-         false,
-         false,
-         "",
-         "",
+        {"intel-spr-8480-2s", 224, 2, {}, true, false, false, "", "",
          {{0, "0,112", {smt(2, "0,112"), mc(112, "0-55,112-167"), numa(224, "0-223", 14)}, 112, 0, 0},
           {170, "58,170", {smt(2, "58,170"), mc(112, "56-111,168-223"), numa(224, "0-223", 14)}, 112, 56, 56}},
          {}},
 
         // As Sapphire Rapids with 64 cores per socket (SNC off): 128 / 8 = 16.
-        {"intel-gnr-6768p-2s",
-         256,
-         2,
-         {},
-         true,
-         false,
-         false,
-         "",
-         "",
+        {"intel-gnr-6768p-2s", 256, 2, {}, true, false, false, "", "",
          {{0, "0,128", {smt(2, "0,128"), mc(128, "0-63,128-191"), numa(256, "0-255", 16)}, 128, 0, 0},
           {200, "72,200", {smt(2, "72,200"), mc(128, "64-127,192-255"), numa(256, "0-255", 16)}, 128, 64, 64}},
          {}},
@@ -207,15 +158,7 @@ const std::vector<MachineFact>& machines()
         // sd_init() takes PREFER_SIBLING from MC's child, which is the CLS
         // level (equal to SMT, dropped later without the flag to hand down),
         // so SMT keeps it. MC spans everything: no PKG.
-        {"nvidia-vera",
-         176,
-         1,
-         {},
-         true,
-         true,
-         false,
-         "MC",
-         "",
+        {"nvidia-vera", 176, 1, {}, true, true, false, "MC", "",
          {{0, "0-1", {smt(2, "0-1"), mc(176, "0-175", kMcAsymFlags)}, 176, 0, 0},
           {7, "6-7", {smt(2, "6-7"), mc(176, "0-175", kMcAsymFlags)}, 176, 0, 0}},
          [](const Machine& m) {
@@ -233,49 +176,24 @@ const std::vector<MachineFact>& machines()
         // level survives and the LLC is those 4 CPUs. MC is the core group
         // (no SHARE_LLC), PKG the chip/node, NODE drops, NUMA at distance 20.
         // The first level above the LLC holds 8 small cores: imb_numa_nr 8.
-        {"ibm-power10-smt8",
-         128,
-         2,
-         {},
-         true,
-         false,
-         false,
-         "",
-         "",
-         {{0,
-           "0,2,4,6",
+        {"ibm-power10-smt8", 128, 2, {}, true, false, false, "", "",
+         {{0, "0,2,4,6",
            {smt(4, "0,2,4,6"), LevelFact{"MC", 32, "0-31", kPlainFlags, 117, 1, 8}, pkg(64, "0-63", 8),
             numa(128, "0-127", 8)},
-           4,
-           0,
-           0},
-          {1,
-           "1,3,5,7",
+           4, 0, 0},
+          {1, "1,3,5,7",
            {smt(4, "1,3,5,7"), LevelFact{"MC", 32, "0-31", kPlainFlags, 117, 1, 8}, pkg(64, "0-63", 8),
             numa(128, "0-127", 8)},
-           4,
-           1,
-           1},
-          {100,
-           "96,98,100,102",
+           4, 1, 1},
+          {100, "96,98,100,102",
            {smt(4, "96,98,100,102"), LevelFact{"MC", 32, "96-127", kPlainFlags, 117, 1, 8}, pkg(64, "64-127", 8),
             numa(128, "0-127", 8)},
-           4,
-           96,
-           96}},
+           4, 96, 96}},
          {}},
 
         // One DSU cluster: SMT and CLS are single CPUs and vanish; MC holds
         // all three capacities and is the only domain.
-        {"arm-dynamiq-3cap",
-         8,
-         1,
-         {},
-         false,
-         true,
-         false,
-         "MC",
-         "",
+        {"arm-dynamiq-3cap", 8, 1, {}, false, true, false, "MC", "",
          {{0, "0", {mc(8, "0-7", kMcAsymFlags)}, 8, 0, 0}, {7, "7", {mc(8, "0-7", kMcAsymFlags)}, 8, 0, 0}},
          [](const Machine& m) {
              for (CpuId c = 0; c < 4; ++c)
@@ -288,15 +206,7 @@ const std::vector<MachineFact>& machines()
         // P-core siblings are adjacent; a P-core's CLS equals its SMT and
         // drops, an E-core's SMT is one CPU and drops, so E-cores show CLS(4).
         // ITMT puts ASYM_PACKING on CLS and MC, never on SMT; MC spans all.
-        {"intel-adl-hybrid",
-         24,
-         1,
-         {},
-         true,
-         false,
-         true,
-         "",
-         "MC",
+        {"intel-adl-hybrid", 24, 1, {}, true, false, true, "", "MC",
          {{0, "0-1", {smt(2, "0-1"), mc(24, "0-23", kMcItmtFlags)}, 24, 0, 0},
           {15, "14-15", {smt(2, "14-15"), mc(24, "0-23", kMcItmtFlags)}, 24, 0, 0},
           {18, "18", {cls(4, "16-19", kClsItmtFlags), mc(24, "0-23", kMcItmtFlags)}, 24, 0, 16},
@@ -312,19 +222,12 @@ const std::vector<MachineFact>& machines()
          }},
 
         // The picture in sched_domains.h: pairs, two LLCs, PKG over both.
-        {"teaching-8",
-         8,
-         1,
-         {},
-         true,
-         false,
-         false,
-         "",
-         "",
+        {"teaching-8", 8, 1, {}, true, false, false, "", "",
          {{0, "0-1", {smt(2, "0-1"), mc(4, "0-3"), pkg(8, "0-7", 2)}, 4, 0, 0},
           {5, "4-5", {smt(2, "4-5"), mc(4, "4-7"), pkg(8, "0-7", 2)}, 4, 4, 4}},
          {}},
     };
+    // clang-format on
     return kMachines;
 }
 
