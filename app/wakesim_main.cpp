@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/list_command.h"
+#include "cli/run_command.h"
 #include "cli/topology_command.h"
 #include "io/input_error.h"
 
@@ -19,7 +21,8 @@ const char* const kUsage =
     "  topology show MACHINE    the machine's tree and the sched domains the kernel builds for it\n"
     "  topology import ...      write a machine file from sysfs or `lscpu -p`\n"
     "  topology check MACHINE   load a machine and report problems\n"
-    "  list topologies          the shipped machines\n"
+    "  list topologies|workloads|features   what can be named\n"
+    "  run --topology M --workload W   simulate a workload (wakesim run --help)\n"
     "Run `wakesim topology help` for the options.";
 
 int dispatch(const std::vector<std::string>& args)
@@ -39,12 +42,11 @@ int dispatch(const std::vector<std::string>& args)
     }
     if (command == "topology")
         return topology_command(rest);
-    if (command == "list") {
-        if (!rest.empty() && rest[0] == "topologies")
-            return list_topologies_command({rest.begin() + 1, rest.end()});
-        throw UsageError("list: expected what to list: topologies");
-    }
-    throw UsageError("unknown command '" + command + "'; expected topology or list\n" + kUsage);
+    if (command == "run")
+        return run_command(rest);
+    if (command == "list")
+        return list_command(rest);
+    throw UsageError("unknown command '" + command + "'; expected topology, run or list\n" + kUsage);
 }
 
 }  // namespace

@@ -129,16 +129,4 @@ int topology_command(const std::vector<std::string>& args)
     throw UsageError("topology: unknown subcommand '" + args[0] + "'; expected show, import or check\n" + usage);
 }
 
-int list_topologies_command(const std::vector<std::string>& args)
-{
-    parse_args(args, {}, "list topologies");
-    const auto list = list_shipped_topologies();
-    std::size_t width = 0;
-    for (const auto& t : list)
-        width = std::max(width, t.name.size());
-    for (const auto& t : list)
-        std::cout << t.name << std::string(width + 2 - t.name.size(), ' ') << t.description << "\n";
-    return 0;
-}
-
 }  // namespace wb::cli

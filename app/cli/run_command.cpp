@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/run_command.h"
+
+#include <charconv>
+#include <fstream>
+#include <iostream>
+
+#include "cli/args.h"
+#include "engine/simulator.h"
+#include "io/input_error.h"
+#include "io/results_json.h"
+#include "io/topology_library.h"
+#include "metrics/run_summary.h"
+#include "workload/workload_spec.h"
+
+namespace wb::cli {
+
+namespace {
+
+const std::vector<OptionSpec> kSpecs{
+    {"topology", Value::Required, "MACHINE", "a shipped machine, a machine file or synthetic:..."},
+    {"workload", Value::Required, "SPEC", "e.g. pipe:loops=1000000,cpus=78-79 (wakesim list workloads)"},
+    {"policy", Value::Required, "NAME", "placement policy (default baseline)"},
+    {"seed", Value::Required, "N", "64-bit seed (default 1)"},
+    {"features", Value::Required, "LIST", "scheduler features, e.g. NO_WA_BIAS,NO_SIS_UTIL"},
+    {"json", Value::Required, "FILE", "write the full result as JSON"},
+    {"record", Value::Required, "FILE", "write every wakeup's decision record as JSON Lines"},
+    {"time-limit", Value::Required, "DURATION", "stop after this much simulated time (default 3600s)"},
+};
+
+std::uint64_t parse_seed(const std::string& text)
+{
+    std::uint64_t seed = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+    if (ec != std::errc{} || ptr != text.data() + text.size())
+        throw UsageError("run: --seed '" + text + "': expected a whole number from 0 to 18446744073709551615");
+    return seed;
+}
+
+std::ofstream open_output(const std::string& path, const char* option)
+{
+    std::ofstream out(path);
+    if (!out)
+        throw UsageError(std::string("run: ") + option + " '" + path + "': cannot write this file");
+    return out;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& argv)
+{
+    if (!argv.empty() && (argv[0] == "--help" || argv[0] == "help")) {
+        std::cout << "usage: wakesim run --topology MACHINE --workload SPEC [options]\n" << describe_options(kSpecs);
+        return 0;
+    }
+    const Args args = parse_args(argv, kSpecs, "run");
+    if (!args.has("topology") || !args.has("workload") || !args.positionals.empty())
+        throw UsageError("run: expected --topology MACHINE and --workload SPEC\nusage: wakesim run [options]\n" +
+                         describe_options(kSpecs));
+    const std::string policy = args.get("policy").value_or("baseline");
+    if (policy != "baseline")
+        throw UsageError("run: --policy '" + policy + "': expected one of baseline");
+
+    SimOptions options;
+    options.seed = args.has("seed") ? parse_seed(*args.get("seed")) : 1;
+    if (auto features = args.get("features")) {
+        if (std::string error = options.features.apply(*features); !error.empty())
+            throw UsageError("run: --features: " + error);
+    }
+    if (auto limit = args.get("time-limit")) {
+        if (!parse_duration(*limit, options.time_limit))
+            throw UsageError("run: --time-limit '" + *limit + "': expected a duration such as 500us, 5ms or 2s");
+    }
+
+    Machine machine = resolve_machine(*args.get("topology"));
+    std::unique_ptr<Workload> workload = make_workload(*args.get("workload"));
+    std::ofstream json_out, record_out;
+    if (auto path = args.get("json"))
+        json_out = open_output(*path, "--json");
+    if (auto path = args.get("record"))
+        record_out = open_output(*path, "--record");
+
+    const std::string machine_name = machine.name;
+    Simulator sim(std::move(machine), std::move(workload), options);
+    if (record_out.is_open())
+        sim.set_record_sink([&](const DecisionRecord& rec) { record_out << decision_record_to_json(rec) << '\n'; });
+    const bool finished = sim.run();
+
+    const Time elapsed = sim.elapsed();
+    std::cout << sim.workload().report(elapsed) << "\n" << format_run_summary(sim.metrics(), elapsed);
+    if (!finished)
+        std::cout << "note: the workload did not finish within the time limit\n";
+    if (json_out.is_open()) {
+        const RunInfo info{machine_name, *args.get("workload"), policy, options.features.changes(), options.seed};
+        json_out << run_result_to_json(info, finished, elapsed, sim.workload().ops(), sim.workload().headline(elapsed),
+                                       sim.metrics());
+    }
+    return 0;
+}
+
+}  // namespace wb::cli

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Kernel: the simulated kernel as a workload sees it, the system calls a
+// program makes that matter to scheduling: create a task, wake one, and the
+// costs and clock of the machine it runs on.
+#pragma once
+
+#include <string>
+
+#include "engine/rng.h"
+#include "engine/sim_time.h"
+#include "sched/task.h"
+#include "topology/machine.h"
+
+namespace wb {
+
+struct TaskSpec {
+    std::string name;
+    int group = 0;
+    CpuMask cpus_allowed;  // empty: every CPU
+    int nice = 0;
+    SchedPolicy policy = SchedPolicy::Normal;
+    bool kthread = false;
+};
+
+class Kernel {
+public:
+    virtual ~Kernel() = default;
+
+    // A new task, not yet runnable (TaskState::Sleeping, no CPU).
+    virtual TaskId create_task(const TaskSpec& spec) = 0;
+    // wake_up_new_task(): place a created task with the fork slow path, as if
+    // forked by `parent_cpu`'s current task, and make it runnable.
+    virtual void wake_up_new_task(TaskId p, CpuId parent_cpu) = 0;
+    // try_to_wake_up() from the task whose step is completing (the waker).
+    virtual void wake_up(TaskId p, unsigned int wake_flags) = 0;
+
+    virtual Time now() const = 0;
+    virtual const Machine& machine() const = 0;
+    virtual Rng& rng() = 0;
+};
+
+}  // namespace wb

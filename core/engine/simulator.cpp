@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The run loop, task execution, schedule() and the tick. Wakeups are in
+// ttwu.cpp. docs/model.md describes the cost model these functions apply.
+#include "engine/simulator.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "sched/eevdf.h"
+#include "sched/fair_select.h"
+#include "sched/fair_util.h"
+#include "sched/select_idle.h"
+#include "topology/distance.h"
+
+namespace wb {
+
+namespace {
+
+Time cost_time(const Machine& m, Cost c)
+{
+    return Time::ns(static_cast<std::int64_t>(m.costs[c]));
+}
+
+}  // namespace
+
+Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOptions options)
+    : machine_(std::move(machine)),
+      domains_(SchedDomains::build(machine_, options.domains)),
+      workload_(std::move(workload)),
+      opt_(std::move(options)),
+      rng_(opt_.seed)
+{
+    s_ = make_sched_state(machine_, domains_, opt_.features);
+    cpu_.resize(static_cast<std::size_t>(machine_.nr_cpus()));
+    waiting_.assign(cpu_.size(), 0);
+    next_stats_.assign(domains_.domains().size(), Time());
+    smt_siblings_.resize(cpu_.size());
+    for (const CpuTopo& a : machine_.cpus)
+        machine_.smt_mask(a.cpu).for_each([&](CpuId b) {
+            if (b != a.cpu)
+                smt_siblings_[static_cast<std::size_t>(a.cpu)].push_back(b);
+        });
+    metrics_.cpu_times.resize(cpu_.size());
+    idle_cpus_ = machine_.nr_cpus();
+    const double hz = machine_.costs[Cost::hz];
+    tick_period_ = Time::ns(static_cast<std::int64_t>(1e9 / (hz > 0 ? hz : 250)));
+    // Ticks of different CPUs are not aligned on real hardware; where each
+    // CPU's tick falls is the run's one random draw that every workload sees.
+    for (CpuExec& c : cpu_) {
+        c.tick_phase = Time::ns(static_cast<std::int64_t>(rng_.below(static_cast<std::uint64_t>(tick_period_.ns()))));
+        c.idle_history.fill(tick_period_.ns());  // a quiet CPU: idle until the next tick
+    }
+}
+
+Simulator::~Simulator() = default;
+
+TaskId Simulator::create_task(const TaskSpec& spec)
+{
+    Task t;
+    t.id = static_cast<TaskId>(s_.tasks.size());
+    t.name = spec.name;
+    t.group = spec.group;
+    t.cpus_allowed = spec.cpus_allowed.empty() ? machine_.all_cpus() : spec.cpus_allowed;
+    t.nr_cpus_allowed = t.cpus_allowed.weight();
+    t.nice = spec.nice;
+    t.policy = spec.policy;
+    t.kthread = spec.kthread;
+    t.se.slice = static_cast<std::uint64_t>(s_.base_slice());
+    set_load_weight(t);
+    s_.tasks.push_back(std::move(t));
+    task_.emplace_back();
+    return s_.tasks.back().id;
+}
+
+bool Simulator::run()
+{
+    while (run_until(opt_.time_limit)) {
+    }
+    return finished_;
+}
+
+bool Simulator::run_until(Time until)
+{
+    if (!started_) {
+        started_ = true;
+        // Every CPU starts idle, in the state the governor picks for a quiet CPU.
+        for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
+            go_idle(cpu);
+        workload_->setup(*this);
+    }
+    while (!finished_ && !events_.empty() && events_.top().at <= until) {
+        const Event e = events_.pop();
+        assert(e.at >= s_.now && "time never goes backwards");
+        s_.now = e.at;
+        ++metrics_.events;
+        dispatch(e);
+        if (workload_->done() && !finished_) {
+            finished_ = true;
+            end_time_ = s_.now;
+            close_accounting();
+        }
+    }
+    if (!finished_)
+        end_time_ = std::max(s_.now, std::min(until, opt_.time_limit));
+    return !finished_ && !events_.empty() && s_.now < opt_.time_limit && until >= opt_.time_limit;
+}
+
+bool Simulator::step_wakeup()
+{
+    const std::uint64_t before = wakeup_seq_;
+    if (!started_)
+        run_until(Time());
+    while (!finished_ && wakeup_seq_ == before && !events_.empty()) {
+        if (!run_until(events_.top().at))
+            break;
+    }
+    return wakeup_seq_ != before;
+}
+
+void Simulator::dispatch(const Event& e)
+{
+    const CpuId cpu = e.target;
+    switch (e.kind) {
+    case kSegmentEnd:
+        if (e.generation == cpu_[static_cast<std::size_t>(cpu)].seg_gen)
+            on_segment_end(cpu);
+        break;
+    case kWakeupArrive:
+        on_wakeup_arrive(cpu, static_cast<TaskId>(e.arg));
+        break;
+    case kResched:
+        on_resched(cpu);
+        break;
+    case kTick:
+        if (e.generation == cpu_[static_cast<std::size_t>(cpu)].tick_gen)
+            on_tick(cpu);
+        break;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Executing steps.
+
+double Simulator::effective_speed(CpuId cpu) const
+{
+    double speed = machine_.cpus[static_cast<std::size_t>(cpu)].speed;
+    // SMT siblings busy at once share the core's pipelines.
+    for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)]) {
+        if (cpu_[static_cast<std::size_t>(other)].busy) {
+            speed *= machine_.costs[Cost::smt_contention];
+            break;
+        }
+    }
+    return speed;
+}
+
+// Credits the running task with the work done since the segment (re)started.
+void Simulator::settle_progress(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    const TaskId p = s_.rq(cpu).curr;
+    Time elapsed = s_.now - c.seg_start;
+    const Time overhead = std::min(elapsed, c.overhead_left);
+    c.overhead_left -= overhead;
+    elapsed -= overhead;
+    if (p != kNoTask) {
+        TaskExec& t = task_[static_cast<std::size_t>(p)];
+        const Time done = Time::ns(static_cast<std::int64_t>(static_cast<double>(elapsed.ns()) * c.speed));
+        t.work_left = done >= t.work_left ? Time() : t.work_left - done;
+    }
+    c.seg_start = s_.now;
+}
+
+void Simulator::start_segment(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    const TaskId p = s_.rq(cpu).curr;
+    c.speed = effective_speed(cpu);
+    c.seg_start = s_.now;
+    ++c.seg_gen;
+    Time work = p != kNoTask ? task_[static_cast<std::size_t>(p)].work_left : Time();
+    const Time duration =
+        c.overhead_left + Time::ns(static_cast<std::int64_t>(static_cast<double>(work.ns()) / c.speed));
+    events_.push({s_.now + duration, 0, kSegmentEnd, cpu, c.seg_gen, 0});
+}
+
+// A sibling changed between busy and idle: the segment runs at a new speed.
+void Simulator::retime_segment(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    if (!c.busy || s_.rq(cpu).curr == kNoTask)
+        return;
+    settle_progress(cpu);
+    start_segment(cpu);
+}
+
+void Simulator::set_busy(CpuId cpu, bool busy)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    if (c.busy == busy)
+        return;
+    CpuTimes& times = metrics_.cpu_times[static_cast<std::size_t>(cpu)];
+    (c.busy ? times.busy : times.idle) += s_.now - c.last_change;
+    c.last_change = s_.now;
+    note_rq_change(cpu);
+    idle_cpus_ += busy ? -1 : 1;
+    c.busy = busy;
+    for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)])
+        retime_segment(other);
+}
+
+void Simulator::on_segment_end(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    c.overhead_left = Time();
+    const TaskId p = s_.rq(cpu).curr;
+    if (p == kNoTask)
+        return;
+    TaskExec& t = task_[static_cast<std::size_t>(p)];
+    t.work_left = Time();
+    t.in_step = false;
+    run_next_step(cpu);
+}
+
+// Asks the workload what the running task does now, and does it.
+void Simulator::run_next_step(CpuId cpu)
+{
+    const TaskId p = s_.rq(cpu).curr;
+    TaskExec& t = task_[static_cast<std::size_t>(p)];
+    current_cpu_ = cpu;
+    const Step step = workload_->next_step(*this, p);
+    current_cpu_ = kNoCpu;
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    switch (step.kind) {
+    case Step::Kind::Compute:
+        t.work_left = step.work;
+        t.in_step = true;
+        if (c.need_resched) {
+            schedule(cpu, true);
+            return;
+        }
+        start_segment(cpu);
+        return;
+    case Step::Kind::Block:
+        t.blocked = true;
+        s_.task(p).state = TaskState::Sleeping;
+        ++metrics_.voluntary_switches;
+        schedule(cpu, false);
+        return;
+    case Step::Kind::Exit:
+        s_.task(p).state = TaskState::Dead;
+        schedule(cpu, false);
+        return;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// schedule() and context switches.
+
+void Simulator::schedule(CpuId cpu, bool preempted)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    c.need_resched = false;
+    Rq& rq = s_.rq(cpu);
+    const TaskId prev = rq.curr;
+    if (prev != kNoTask) {
+        settle_progress(cpu);
+        Task& pt = s_.task(prev);
+        if (pt.state == TaskState::Sleeping)
+            dequeue_task_fair(s_, cpu, prev, DEQUEUE_SLEEP);
+        else if (pt.state == TaskState::Dead)
+            dequeue_task_fair(s_, cpu, prev, DEQUEUE_SLEEP | DEQUEUE_SPECIAL);
+        else if (preempted)
+            task_[static_cast<std::size_t>(prev)].runnable_since = s_.now;
+    }
+    const TaskId next = pick_next_task_fair(s_, cpu);
+    // An exited task leaves its runqueue's PELT once it is switched out.
+    if (prev != kNoTask && s_.task(prev).state == TaskState::Dead)
+        task_dead_fair(s_, prev);
+    if (next == kNoTask) {
+        go_idle(cpu);
+        return;
+    }
+    if (next != prev && prev != kNoTask && preempted && s_.task(prev).state != TaskState::Dead)
+        ++metrics_.involuntary_switches;
+    context_switch(cpu, prev, next);
+}
+
+void Simulator::context_switch(CpuId cpu, TaskId prev, TaskId next)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    Task& nt = s_.task(next);
+    TaskExec& t = task_[static_cast<std::size_t>(next)];
+    nt.state = TaskState::Running;
+    s_.rq(cpu).curr = next;
+    note_rq_change(cpu);
+    set_busy(cpu, true);
+    if (next != prev)
+        c.overhead_left += cost_time(machine_, Cost::context_switch);
+
+    // A task that last ran elsewhere refills its working set from wherever
+    // it now comes from.
+    if (nt.cache_warm_cpu != kNoCpu && nt.cache_warm_cpu != cpu) {
+        static constexpr Cost kRefill[] = {Cost::cache_refill_smt,       Cost::cache_refill_smt,
+                                           Cost::cache_refill_cluster,   Cost::cache_refill_llc,
+                                           Cost::cache_refill_other_llc, Cost::cache_refill_other_node};
+        const DistanceClass d = distance_class(machine_, nt.cache_warm_cpu, cpu);
+        if (d != DistanceClass::SameCpu)
+            c.overhead_left += cost_time(machine_, kRefill[static_cast<std::size_t>(d)]);
+    }
+    if (t.last_ran != kNoCpu && t.last_ran != cpu)
+        ++metrics_.migrations[static_cast<std::size_t>(distance_class(machine_, t.last_ran, cpu))];
+    t.last_ran = cpu;
+    nt.cache_warm_cpu = cpu;
+
+    if (t.runnable_since != Time() || t.latency_pending) {
+        metrics_.run_delay.record((s_.now - t.runnable_since).ns());
+        t.runnable_since = Time();
+    }
+    if (t.latency_pending) {
+        metrics_.wakeup_latency.record((s_.now - t.wake_started).ns());
+        t.latency_pending = false;
+    }
+    arm_tick(cpu);
+    if (t.blocked || !t.in_step) {
+        // Back from a sleep, or brand new: the program continues after its
+        // system call, once the switch itself is done.
+        t.blocked = false;
+        settle_progress(cpu);
+        run_next_step(cpu);
+        return;
+    }
+    start_segment(cpu);
+}
+
+void Simulator::go_idle(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    Rq& rq = s_.rq(cpu);
+    rq.curr = kNoTask;
+    note_rq_change(cpu);
+    c.overhead_left = Time();
+    ++c.seg_gen;
+    ++c.tick_gen;  // NO_HZ_IDLE: an idle CPU stops its tick
+    c.tick_armed = false;
+    rq.idle_stamp = s_.now;
+    // The cpuidle governor, simplified from menu: predict this idle period
+    // as the mean of the last eight, and take the deepest state whose
+    // target residency it covers.
+    std::int64_t predicted = 0;
+    for (std::int64_t d : c.idle_history)
+        predicted += d;
+    predicted /= static_cast<std::int64_t>(c.idle_history.size());
+    rq.idle_state = -1;
+    for (std::size_t i = 0; i < machine_.idle_states.size(); ++i)
+        if (i == 0 || static_cast<double>(predicted) >= machine_.idle_states[i].target_residency_ns)
+            rq.idle_state = static_cast<int>(i);
+    set_busy(cpu, false);
+    update_idle_core(s_, cpu);
+}
+
+Time Simulator::idle_exit_latency(CpuId cpu) const
+{
+    const Rq& rq = s_.rq(cpu);
+    if (rq.curr != kNoTask || rq.idle_state < 0)
+        return Time();
+    return Time::ns(
+        static_cast<std::int64_t>(machine_.idle_states[static_cast<std::size_t>(rq.idle_state)].exit_latency_ns));
+}
+
+// Makes an idle CPU run schedule() after `delay` (an IPI's flight and its
+// wake from the idle state), or marks a busy one for rescheduling.
+void Simulator::kick_cpu(CpuId cpu, Time delay)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    if (c.resched_pending)
+        return;
+    c.resched_pending = true;
+    events_.push({s_.now + delay, 0, kResched, cpu, 0, 0});
+}
+
+void Simulator::on_resched(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    c.resched_pending = false;
+    Rq& rq = s_.rq(cpu);
+    if (rq.curr == kNoTask) {
+        leave_idle(cpu);
+        if (rq.cfs.h_nr_queued > 0)
+            schedule(cpu, false);
+        else
+            go_idle(cpu);
+        return;
+    }
+    if (c.need_resched)
+        schedule(cpu, true);
+}
+
+// The CPU wakes from its idle state: avg_idle and the governor learn how
+// long the period was, counted to the wake-up event, not to the end of the
+// exit latency the state itself added.
+void Simulator::leave_idle(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    Rq& rq = s_.rq(cpu);
+    const std::int64_t d = std::max<std::int64_t>(0, (s_.now - rq.idle_stamp - idle_exit_latency(cpu)).ns());
+    rq.avg_idle += (d - rq.avg_idle) / 8;
+    rq.avg_idle = std::min(rq.avg_idle, 2 * rq.max_idle_balance_cost);
+    c.idle_history[static_cast<std::size_t>(c.idle_history_next)] = d;
+    c.idle_history_next = (c.idle_history_next + 1) % static_cast<int>(c.idle_history.size());
+    rq.idle_stamp = Time();
+    rq.idle_state = -1;
+}
+
+void Simulator::arm_tick(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    if (c.tick_armed)
+        return;
+    c.tick_armed = true;
+    ++c.tick_gen;
+    // The next tick of this CPU's grid after now.
+    const std::int64_t period = tick_period_.ns();
+    const std::int64_t since = (s_.now - c.tick_phase).ns();
+    const std::int64_t next = since < 0 ? c.tick_phase.ns() : c.tick_phase.ns() + (since / period + 1) * period;
+    events_.push({Time::ns(next), 0, kTick, cpu, c.tick_gen, 0});
+}
+
+void Simulator::on_tick(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    c.tick_armed = false;
+    if (s_.rq(cpu).curr == kNoTask)
+        return;
+    arm_tick(cpu);
+    sched_balance_stats(cpu);
+    if (task_tick_fair(s_, cpu) || c.need_resched) {
+        settle_progress(cpu);
+        schedule(cpu, true);
+    }
+}
+
+// The statistics pass of periodic load balancing, as far as placement
+// reads it: each LLC-level domain recomputes its SIS_UTIL scan budget from
+// its CPUs' utilisation every balance_interval (x busy_factor, as the CPU
+// doing it is busy). Moving tasks between CPUs is not simulated yet.
+void Simulator::sched_balance_stats(CpuId cpu)
+{
+    for (int id : domains_.domains_of(cpu)) {
+        const SchedDomain& sd = domains_.domain(id);
+        if (!sd.has_shared)
+            continue;
+        Time& next = next_stats_[static_cast<std::size_t>(id)];
+        if (s_.now < next)
+            continue;
+        next = s_.now + Time::ms(static_cast<double>(sd.balance_interval) * sd.busy_factor);
+        unsigned long sum_util = 0;
+        sd.span.for_each([&](CpuId i) {
+            if (s_.rq(i).curr == kNoTask)
+                update_cfs_rq_load_avg(s_, i);  // nohz: blocked load decays when balancing looks at it
+            sum_util += cpu_util_cfs(s_, i);
+        });
+        update_idle_cpu_scan(s_, id, sum_util);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Bookkeeping.
+
+// Closes the busy/idle intervals still open when the workload finishes.
+void Simulator::close_accounting()
+{
+    for (std::size_t i = 0; i < cpu_.size(); ++i) {
+        CpuExec& c = cpu_[i];
+        (c.busy ? metrics_.cpu_times[i].busy : metrics_.cpu_times[i].idle) += s_.now - c.last_change;
+        c.last_change = s_.now;
+    }
+    note_rq_change(0);
+}
+
+// Accumulates the time some CPU sat idle while another had a task waiting,
+// then refreshes `cpu`'s part of those counts after its runqueue changed.
+void Simulator::note_rq_change(CpuId cpu)
+{
+    if (idle_cpus_ > 0 && waiting_cpus_ > 0)
+        metrics_.idle_while_waiting += s_.now - last_waiting_change_;
+    last_waiting_change_ = s_.now;
+    const Rq& rq = s_.rq(cpu);
+    const bool waiting = rq.cfs.h_nr_runnable > (rq.curr != kNoTask ? 1u : 0u);
+    char& flag = waiting_[static_cast<std::size_t>(cpu)];
+    waiting_cpus_ += static_cast<int>(waiting) - static_cast<int>(flag);
+    flag = waiting;
+}
+
+void Simulator::mark_runnable(TaskId p)
+{
+    task_[static_cast<std::size_t>(p)].runnable_since = s_.now;
+}
+
+}  // namespace wb

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Simulator: one run of a workload on a machine under the simulated kernel.
+// It owns the machine, its sched domains, the kernel state (SchedState), the
+// event queue and the workload, and plays the parts of kernel/sched/core.c
+// that decide when things happen: try_to_wake_up() and its wake lists and
+// IPIs, schedule() and context switches, the tick, idle entry and exit.
+// What the fair class decides (where a task goes, who runs next) is asked of
+// fair_select.h and eevdf.h.
+//
+// Time advances only through events; every cost comes from the machine's
+// cost model (docs/model.md gives the formulas). A run is single-threaded
+// and deterministic: the same machine, workload, options and seed give the
+// same events, metrics and records, byte for byte.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "engine/event_queue.h"
+#include "engine/kernel.h"
+#include "engine/rng.h"
+#include "metrics/run_metrics.h"
+#include "sched/fair_select.h"
+#include "sched/features.h"
+#include "sched/sched_state.h"
+#include "topology/machine.h"
+#include "topology/sched_domains.h"
+#include "workload/workload.h"
+
+namespace wb {
+
+struct SimOptions {
+    std::uint64_t seed = 1;
+    FeatureSet features;
+    DomainOptions domains;
+    Time time_limit = Time::s(3600);  // stop a run that never finishes
+};
+
+class Simulator final : public Kernel {
+public:
+    Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOptions options);
+    ~Simulator() override;
+    Simulator(const Simulator&) = delete;
+    Simulator& operator=(const Simulator&) = delete;
+
+    // Receives every wakeup's decision record as it is made. Without a sink
+    // the selector records nothing.
+    using RecordSink = std::function<void(const DecisionRecord&)>;
+    void set_record_sink(RecordSink sink) { sink_ = std::move(sink); }
+
+    // Runs until the workload is done or the time limit; true if done.
+    bool run();
+    // Runs events up to simulated time `until` (or the end); true while more remain.
+    bool run_until(Time until);
+    // Runs until one more wakeup decision has been made; true if one was.
+    bool step_wakeup();
+
+    bool finished() const { return finished_; }
+    Time elapsed() const { return end_time_; }  // when the workload completed (or now, if not yet)
+    const SchedState& state() const { return s_; }
+    const RunMetrics& metrics() const { return metrics_; }
+    const Workload& workload() const { return *workload_; }
+    std::uint64_t wakeup_count() const { return wakeup_seq_; }
+
+    // Kernel, for the workload.
+    TaskId create_task(const TaskSpec& spec) override;
+    void wake_up_new_task(TaskId p, CpuId parent_cpu) override;
+    void wake_up(TaskId p, unsigned int wake_flags) override;
+    Time now() const override { return s_.now; }
+    const Machine& machine() const override { return machine_; }
+    Rng& rng() override { return rng_; }
+
+private:
+    enum EventKind { kSegmentEnd, kWakeupArrive, kResched, kTick };
+
+    // What a CPU is doing beyond its runqueue: the segment it executes.
+    struct CpuExec {
+        bool busy = false;           // running a task (or switching to one); false while the idle task runs
+        Time seg_start;              // when the current segment (re)started
+        Time overhead_left;          // kernel time still to spend before the task's work continues
+        double speed = 1.0;          // work per ns now: thread speed x SMT contention
+        std::uint64_t seg_gen = 0;   // bumped to cancel the pending kSegmentEnd
+        std::uint64_t tick_gen = 0;  // bumped to stop the tick
+        bool tick_armed = false;
+        bool need_resched = false;
+        bool resched_pending = false;  // a kResched is in flight (idle CPU being kicked)
+        Time tick_phase;               // offset of this CPU's tick from time 0
+        Time last_change;              // for busy/idle accounting
+        // The cpuidle governor's memory: the last idle periods, as the
+        // menu governor's typical-interval detection keeps them.
+        std::array<std::int64_t, 8> idle_history{};
+        int idle_history_next = 0;
+    };
+
+    // What a task is doing beyond its sched entity.
+    struct TaskExec {
+        Time work_left;        // of the current Compute step, at nominal speed
+        bool in_step = false;  // has an unfinished Compute step
+        bool blocked = false;  // its last step was Block: the next run starts with next_step()
+        Time wake_started;     // try_to_wake_up() of the wakeup being served; for wakeup latency
+        bool latency_pending = false;
+        Time runnable_since;  // for run delay
+        CpuId last_ran = kNoCpu;
+        unsigned int pending_flags = 0;  // wake flags of a wakeup waiting on a wake list
+    };
+
+    // Event handling.
+    void dispatch(const Event& e);
+    void on_segment_end(CpuId cpu);
+    void on_wakeup_arrive(CpuId cpu, TaskId p);
+    void on_resched(CpuId cpu);
+    void on_tick(CpuId cpu);
+    void sched_balance_stats(CpuId cpu);
+
+    // Execution of the running task's steps.
+    void run_next_step(CpuId cpu);
+    void start_segment(CpuId cpu);
+    void retime_segment(CpuId cpu);
+    void settle_progress(CpuId cpu);
+    double effective_speed(CpuId cpu) const;
+    void set_busy(CpuId cpu, bool busy);
+
+    // core.c: scheduling.
+    void schedule(CpuId cpu, bool preempted);
+    void context_switch(CpuId cpu, TaskId prev, TaskId next);
+    void go_idle(CpuId cpu);
+    void leave_idle(CpuId cpu);
+    void kick_cpu(CpuId cpu, Time delay);
+    void arm_tick(CpuId cpu);
+    Time idle_exit_latency(CpuId cpu) const;
+
+    // core.c: wakeups.
+    void ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags);
+    void ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, bool on_target);
+    void charge_waker(CpuId cpu, Time cost);
+    void finish_decision(DecisionRecord& rec);
+
+    void note_rq_change(CpuId cpu);
+    void close_accounting();
+    void mark_runnable(TaskId p);
+
+    Machine machine_;
+    SchedDomains domains_;
+    SchedState s_;
+    std::unique_ptr<Workload> workload_;
+    SimOptions opt_;
+    Rng rng_;
+    EventQueue events_;
+    std::vector<CpuExec> cpu_;
+    std::vector<std::vector<CpuId>> smt_siblings_;  // the other threads of each CPU's core
+    std::vector<TaskExec> task_;
+    RunMetrics metrics_;
+    RecordSink sink_;
+    std::uint64_t wakeup_seq_ = 0;
+    CpuId current_cpu_ = kNoCpu;  // the CPU whose task is in next_step(): the waker for wake_up()
+    bool started_ = false;
+    bool finished_ = false;
+    Time end_time_;
+    Time tick_period_;
+    int idle_cpus_ = 0;
+    int waiting_cpus_ = 0;          // CPUs with runnable tasks waiting behind curr
+    std::vector<char> waiting_;     // per CPU: counted in waiting_cpus_
+    std::vector<Time> next_stats_;  // per domain id: when its next balance statistics pass is due
+    Time last_waiting_change_;
+};
+
+}  // namespace wb

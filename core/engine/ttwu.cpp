@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Wakeups, as kernel/sched/core.c does them (reference §1.2-1.5):
+// try_to_wake_up() asks the fair class for a CPU, then either queues the
+// task on the target's wake list and sends an IPI, or activates it directly
+// under the target's runqueue lock. The target reads as busy from the moment
+// it is chosen (ttwu_pending), as in the kernel.
+#include <cassert>
+
+#include "engine/simulator.h"
+#include "sched/eevdf.h"
+#include "sched/fair_select.h"
+#include "topology/distance.h"
+
+namespace wb {
+
+namespace {
+
+Time cost_time(const Machine& m, Cost c)
+{
+    return Time::ns(static_cast<std::int64_t>(m.costs[c]));
+}
+
+}  // namespace
+
+void Simulator::wake_up(TaskId p, unsigned int wake_flags)
+{
+    assert(current_cpu_ != kNoCpu && "wake_up() is called from a running task's step");
+    Task& pt = s_.task(p);
+    if (pt.state != TaskState::Sleeping)
+        return;  // already awake: try_to_wake_up() finds nothing to do
+    const CpuId this_cpu = current_cpu_;
+    const WakerContext waker{this_cpu, s_.rq(this_cpu).curr, true};
+    wake_flags |= WF_TTWU;
+    ++metrics_.wakeups;
+    TaskExec& t = task_[static_cast<std::size_t>(p)];
+    t.wake_started = s_.now;
+    t.latency_pending = true;
+    charge_waker(this_cpu, cost_time(machine_, Cost::wakeup_local));
+
+    DecisionRecord rec;
+    rec.seq = wakeup_seq_++;
+    rec.time = s_.now;
+    rec.waker = waker.task;
+    rec.wakee = p;
+    rec.waker_cpu = this_cpu;
+    rec.prev_cpu = pt.wake_cpu;
+    rec.wake_flags = wake_flags;
+
+    // ttwu_runnable(): a delayed-dequeue task is still queued where it
+    // slept; it becomes runnable again in place, with no CPU selection.
+    if (pt.se.on_rq && pt.se.sched_delayed) {
+        rec.path = WakePath::NotSelected;
+        rec.chosen = pt.cpu;
+        rec.target = pt.cpu;
+        rec.steps.push_back({"ttwu_runnable", "delayed task requeued in place", "", pt.cpu});
+        finish_decision(rec);
+        enqueue_task_fair(s_, pt.cpu, p, ENQUEUE_DELAYED);
+        pt.state = TaskState::Runnable;
+        mark_runnable(p);
+        if (wakeup_preempt_fair(s_, pt.cpu, p, wake_flags)) {
+            cpu_[static_cast<std::size_t>(pt.cpu)].need_resched = true;
+            if (pt.cpu != this_cpu)
+                kick_cpu(pt.cpu, cost_time(machine_, Cost::wakeup_ipi));
+        }
+        return;
+    }
+
+    // A task that never ran has no prev; it wakes where it was created.
+    const CpuId prev = pt.wake_cpu != kNoCpu ? pt.wake_cpu : pt.cpu != kNoCpu ? pt.cpu : this_cpu;
+    const CpuId cpu = select_task_rq(s_, waker, p, prev, &wake_flags, sink_ ? &rec : nullptr, &rec.path);
+    if (pt.cpu != kNoCpu && cpu != pt.cpu)
+        wake_flags |= WF_MIGRATED;
+    set_task_cpu(s_, p, cpu);
+    rec.chosen = cpu;
+    finish_decision(rec);
+    ttwu_queue(waker, p, cpu, wake_flags);
+}
+
+// ttwu_queue(): the wake-list condition of ttwu_queue_cond(). A target in
+// another LLC always gets the IPI (its runqueue lines would bounce); in the
+// same LLC only an idle target does, which it must be woken for anyway.
+void Simulator::ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags)
+{
+    Rq& rq = s_.rq(cpu);
+    const bool wakelist = s_.feats(Feat::TTWU_QUEUE) && cpu != waker.cpu &&
+                          (!domains_.cpus_share_cache(waker.cpu, cpu) || rq.nr_running == 0);
+    if (wakelist) {
+        ++rq.ttwu_pending;
+        s_.task(p).state = TaskState::Waking;
+        task_[static_cast<std::size_t>(p)].pending_flags = wake_flags;
+        ++metrics_.ipis;
+        // The IPI leaves once the waker has done its part of the wakeup.
+        const Time leaves = cpu_[static_cast<std::size_t>(waker.cpu)].overhead_left;
+        const Time delay = leaves + cost_time(machine_, Cost::wakeup_ipi) + idle_exit_latency(cpu);
+        events_.push({s_.now + delay, 0, kWakeupArrive, cpu, 0, p});
+        return;
+    }
+    if (cpu != waker.cpu)
+        charge_waker(waker.cpu, cost_time(machine_, Cost::remote_rq_access));
+    ttwu_do_activate(cpu, p, wake_flags, false);
+}
+
+void Simulator::on_wakeup_arrive(CpuId cpu, TaskId p)
+{
+    Rq& rq = s_.rq(cpu);
+    --rq.ttwu_pending;
+    // The IPI already paid for leaving the idle state; the CPU is awake now.
+    const bool was_idle = rq.curr == kNoTask;
+    ttwu_do_activate(cpu, p, task_[static_cast<std::size_t>(p)].pending_flags, true);
+    if (was_idle) {
+        leave_idle(cpu);
+        schedule(cpu, false);
+    }
+}
+
+// ttwu_do_activate(): enqueue, then see whether the wakee preempts.
+// `on_target`: running on the target CPU itself (its wake-list IPI), which
+// needs no kick to notice the task.
+void Simulator::ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, bool on_target)
+{
+    unsigned int enqueue_flags = ENQUEUE_WAKEUP;
+    if (wake_flags & WF_MIGRATED)
+        enqueue_flags |= ENQUEUE_MIGRATED;
+    if (wake_flags & WF_RQ_SELECTED)
+        enqueue_flags |= ENQUEUE_RQ_SELECTED;
+    enqueue_task_fair(s_, cpu, p, enqueue_flags);
+    s_.task(p).state = TaskState::Runnable;
+    mark_runnable(p);
+    note_rq_change(cpu);
+
+    Rq& rq = s_.rq(cpu);
+    if (rq.curr == kNoTask) {
+        // An idle target must be woken: a reschedule IPI and its idle exit.
+        if (on_target || cpu_[static_cast<std::size_t>(cpu)].resched_pending || rq.ttwu_pending > 0)
+            return;
+        ++metrics_.ipis;
+        kick_cpu(cpu, cost_time(machine_, Cost::wakeup_ipi) + idle_exit_latency(cpu));
+        return;
+    }
+    // Besides the wakee's own claim, update_curr() inside may have found the
+    // running task's slice over (rq.cfs.need_resched).
+    if (wakeup_preempt_fair(s_, cpu, p, wake_flags) || rq.cfs.need_resched) {
+        cpu_[static_cast<std::size_t>(cpu)].need_resched = true;
+        if (cpu != current_cpu_ && !on_target) {
+            ++metrics_.ipis;
+            kick_cpu(cpu, cost_time(machine_, Cost::wakeup_ipi));
+        }
+    }
+}
+
+void Simulator::wake_up_new_task(TaskId p, CpuId parent_cpu)
+{
+    Task& pt = s_.task(p);
+    pt.cpu = parent_cpu;
+    pt.recent_used_cpu = parent_cpu;
+    const WakerContext parent{parent_cpu, s_.rq(parent_cpu).curr, true};
+    unsigned int flags = WF_FORK;
+    DecisionRecord rec;
+    rec.seq = wakeup_seq_++;
+    rec.time = s_.now;
+    rec.waker = parent.task;
+    rec.wakee = p;
+    rec.waker_cpu = parent_cpu;
+    rec.prev_cpu = parent_cpu;
+    rec.wake_flags = flags;
+    const CpuId cpu = select_task_rq(s_, parent, p, parent_cpu, &flags, sink_ ? &rec : nullptr, &rec.path);
+    pt.cpu = cpu;
+    pt.wake_cpu = cpu;
+    rec.chosen = cpu;
+    finish_decision(rec);
+    post_init_entity_util_avg(s_, p);
+    enqueue_task_fair(s_, cpu, p, ENQUEUE_INITIAL);
+    pt.state = TaskState::Runnable;
+    TaskExec& t = task_[static_cast<std::size_t>(p)];
+    t.wake_started = s_.now;
+    t.latency_pending = true;
+    mark_runnable(p);
+    Rq& rq = s_.rq(cpu);
+    if (rq.curr == kNoTask) {
+        const Time ipi = cpu == parent_cpu ? Time() : cost_time(machine_, Cost::wakeup_ipi);
+        kick_cpu(cpu, ipi + idle_exit_latency(cpu));
+    } else if (wakeup_preempt_fair(s_, cpu, p, WF_FORK)) {
+        cpu_[static_cast<std::size_t>(cpu)].need_resched = true;
+        kick_cpu(cpu, cost_time(machine_, Cost::wakeup_ipi));
+    }
+}
+
+// The waker's CPU spends this kernel time before its task continues.
+void Simulator::charge_waker(CpuId cpu, Time cost)
+{
+    cpu_[static_cast<std::size_t>(cpu)].overhead_left += cost;
+}
+
+void Simulator::finish_decision(DecisionRecord& rec)
+{
+    ++metrics_.wakeups_by_path[static_cast<std::size_t>(rec.path)];
+    rec.from_waker = distance_class(machine_, rec.waker_cpu, rec.chosen);
+    rec.from_prev =
+        rec.prev_cpu == kNoCpu ? DistanceClass::SameCpu : distance_class(machine_, rec.prev_cpu, rec.chosen);
+    ++metrics_.placement_from_waker[static_cast<std::size_t>(rec.from_waker)];
+    ++metrics_.placement_from_prev[static_cast<std::size_t>(rec.from_prev)];
+    if (sink_)
+        sink_(rec);
+}
+
+}  // namespace wb

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// RunMetrics: what one run measured, filled in by the engine as events
+// happen. Bounded memory whatever the run length: counters, per-CPU times
+// and histograms.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "engine/sim_time.h"
+#include "metrics/histogram.h"
+#include "sched/decision.h"
+#include "topology/distance.h"
+
+namespace wb {
+
+struct CpuTimes {
+    Time busy;  // running a task or switching
+    Time idle;
+};
+
+struct RunMetrics {
+    Histogram wakeup_latency;  // ns from try_to_wake_up() to the wakee running
+    Histogram run_delay;       // ns each time a task waited runnable before it ran (sched_info run_delay)
+    std::uint64_t wakeups = 0;
+    std::uint64_t voluntary_switches = 0;    // the task blocked
+    std::uint64_t involuntary_switches = 0;  // the task was preempted
+    std::uint64_t ipis = 0;                  // wake-list and reschedule IPIs sent
+    std::array<std::uint64_t, static_cast<std::size_t>(WakePath::Count)> wakeups_by_path{};
+    std::array<std::uint64_t, kDistanceClassCount> placement_from_waker{};  // chosen CPU vs waker CPU
+    std::array<std::uint64_t, kDistanceClassCount> placement_from_prev{};   // chosen CPU vs prev CPU
+    std::array<std::uint64_t, kDistanceClassCount> migrations{};            // a task ran on another CPU than last time
+    std::vector<CpuTimes> cpu_times;
+    Time idle_while_waiting;  // some CPU idle while another had a runnable task waiting
+    std::uint64_t events = 0;
+};
+
+}  // namespace wb

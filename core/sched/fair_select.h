@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The fair class's wakeup placement (kernel/sched/fair.c, v7.3 merge window):
+// select_task_rq_fair() and everything it calls, one function per kernel
+// decision with the kernel's names and order of early returns. The
+// reference is ../shared/reference/wakeup-path.md §1-8; docs/model.md lists
+// where and why we differ.
+#pragma once
+
+#include "sched/decision.h"
+#include "sched/sched_state.h"
+
+namespace wb {
+
+// Who runs the wakeup: the CPU executing try_to_wake_up() and its current
+// task. From interrupt context (an I/O completion, a timer) the current task
+// is whatever was interrupted, possibly the idle task (kNoTask).
+struct WakerContext {
+    CpuId cpu = kNoCpu;
+    TaskId task = kNoTask;
+    bool in_task_context = true;  // false in IRQ / softirq context
+};
+
+// select_task_rq(): the class-independent wrapper. Calls the fair selector
+// when p may run on more than one CPU (and ORs WF_RQ_SELECTED into
+// *wake_flags), else returns the one allowed CPU. `rec` may be null; `path`,
+// if not null, receives the branch that chose the CPU, recorded or not, so
+// the engine can count paths without building a record.
+CpuId select_task_rq(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, unsigned int* wake_flags,
+                     DecisionRecord* rec, WakePath* path = nullptr);
+
+// select_task_rq_fair(): the CPU for task p. Writes what the kernel writes
+// on the way: the waker's last_wakee / wakee_flips (record_wakee),
+// p->recent_used_cpu (select_idle_sibling step 4) and the idle-cores hints.
+// Fills rec (if not null) with every step, the scanned CPUs, the target and
+// the chosen CPU and path; returns the chosen CPU.
+CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, unsigned int wake_flags,
+                          DecisionRecord* rec, WakePath* path = nullptr);
+
+// The pieces, exposed for tests and for the policies that change them.
+bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p);
+void record_wakee(SchedState& s, const WakerContext& waker, TaskId p);
+CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
+                          DecisionRecord* rec, WakePath* path);
+
+}  // namespace wb

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// PELT, per-entity load tracking (kernel/sched/pelt.c): geometric averages of
+// how much a task or runqueue was runnable and running, in 1024-ns periods
+// of ~1 ms whose weight halves every 32 periods. wake_affine_weight reads
+// load_avg; SIS_UTIL, the asym-capacity path and the load balancer read
+// util_avg and util_est.
+#pragma once
+
+#include <cstdint>
+
+namespace wb {
+
+inline constexpr int kLoadAvgPeriod = 32;             // periods until a contribution halves
+inline constexpr std::uint32_t kLoadAvgMax = 47742;   // the sum of the full geometric series
+inline constexpr std::uint32_t kPeltPeriodUs = 1024;  // one period, in PELT's 1024-ns "us"
+
+struct SchedAvg {
+    std::uint64_t last_update_time = 0;  // ns, in the runqueue's PELT clock
+    std::uint64_t load_sum = 0;
+    std::uint64_t runnable_sum = 0;
+    std::uint32_t util_sum = 0;
+    std::uint32_t period_contrib = 0;  // the part of the current period already counted, in 1024-ns units
+    unsigned long load_avg = 0;
+    unsigned long runnable_avg = 0;
+    unsigned long util_avg = 0;
+    unsigned int util_est = 0;  // UTIL_EST: EWMA of util_avg at dequeue (tasks); sum of queued tasks' (runqueues)
+};
+
+// Accumulates `now - last_update_time` of history with the given state and
+// refreshes the averages: `load` is the weight while runnable (0 when not),
+// `runnable` and `running` 1 or 0 (a runqueue passes its counts). `scale`
+// is capacity x speed / 1024, so a small or slow CPU accrues utilisation
+// more slowly (frequency and capacity invariance). Returns whether a period
+// boundary was crossed (the averages changed).
+bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
+                      double scale = 1.0);
+
+// y^n for n periods, y = 2^(-1/32), in the kernel's 32-bit fixed point.
+std::uint64_t decay_load(std::uint64_t value, std::uint64_t periods);
+
+}  // namespace wb

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "workload/pipe.h"
+
+#include <cstdio>
+
+#include "engine/kernel.h"
+#include "io/input_error.h"
+#include "topology/sd_flags.h"
+
+namespace wb {
+
+void PipeWorkload::setup(Kernel& k)
+{
+    const Machine& m = k.machine();
+    syscall_ = Time::ns(static_cast<std::int64_t>(m.costs[Cost::syscall]));
+    transfer_ = Time::ns(static_cast<std::int64_t>(m.costs[Cost::pipe_transfer]));
+
+    CpuMask allowed = m.all_cpus();
+    if (!opt_.cpus.empty()) {
+        CpulistParse parsed = parse_cpulist(opt_.cpus, m.nr_cpus());
+        if (!parsed.ok() || parsed.mask.empty())
+            throw InputError(Diagnostic{
+                "pipe workload", 0, static_cast<int>(parsed.column), "",
+                "cpus=" + opt_.cpus + ": " + (parsed.ok() ? std::string("expected at least one CPU") : parsed.error)});
+        allowed = parsed.mask;
+    }
+    // perf forks the two workers from its main task; we let that task sit on
+    // the first allowed CPU, so the fork placement starts from there.
+    const CpuId parent = allowed.first();
+    const char* kind = opt_.threads ? "thread" : "process";
+    for (int i = 0; i < 2; ++i) {
+        TaskSpec spec;
+        spec.name = std::string("pipe-") + kind + "-" + std::to_string(i);
+        spec.group = i;
+        spec.cpus_allowed = allowed;
+        side_[i].task = k.create_task(spec);
+        side_[i].in = i == 0 ? 1 : 0;
+        side_[i].out = i == 0 ? 0 : 1;
+        side_[i].phase = i == 0 ? Phase::Write : Phase::Read;
+    }
+    for (const Side& s : side_)
+        k.wake_up_new_task(s.task, parent);
+}
+
+Step PipeWorkload::next_step(Kernel& k, TaskId t)
+{
+    Side& side = side_[t == side_[0].task ? 0 : 1];
+    switch (side.phase) {
+    case Phase::Write:
+        side.phase = Phase::Wrote;
+        return Step::compute(syscall_ + transfer_);
+    case Phase::Wrote:
+        return write_done(k, side);
+    case Phase::Read:
+        side.phase = Phase::ReadCheck;
+        return Step::compute(syscall_);
+    case Phase::ReadCheck:
+    case Phase::ReadBlocked:
+        return read(side);
+    }
+    return Step::exit();
+}
+
+// The write's copy is done: the byte is in the pipe, and a reader sleeping
+// on it is woken with WF_SYNC (pipe_write uses the _sync wake-up: the writer
+// is expected to sleep soon).
+Step PipeWorkload::write_done(Kernel& k, Side& side)
+{
+    ++tokens_[side.out];
+    if (TaskId reader = waiting_[side.out]; reader != kNoTask) {
+        waiting_[side.out] = kNoTask;
+        k.wake_up(reader, WF_SYNC);
+    }
+    if (&side == &side_[1] && done())
+        return Step::exit();
+    side.phase = Phase::ReadCheck;
+    return Step::compute(syscall_);
+}
+
+// Inside read(): take the byte if one is there (the copy), else sleep on the
+// pipe; once woken the byte is there.
+Step PipeWorkload::read(Side& side)
+{
+    if (tokens_[side.in] == 0) {
+        waiting_[side.in] = side.task;
+        side.phase = Phase::ReadBlocked;
+        return Step::block();
+    }
+    --tokens_[side.in];
+    if (&side == &side_[0])
+        ++loops_done_;
+    side.phase = Phase::Write;
+    if (&side == &side_[0] && done())
+        return Step::exit();
+    return Step::compute(transfer_);
+}
+
+Headline PipeWorkload::headline(Time elapsed) const
+{
+    const double us_per_op = loops_done_ ? elapsed.to_us() / static_cast<double>(loops_done_) : 0.0;
+    return {"usecs/op", us_per_op, "us", true};
+}
+
+std::string PipeWorkload::report(Time elapsed) const
+{
+    const double secs = elapsed.to_seconds();
+    const double us_per_op = loops_done_ ? elapsed.to_us() / static_cast<double>(loops_done_) : 0.0;
+    const double ops_per_sec = secs > 0 ? static_cast<double>(loops_done_) / secs : 0.0;
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "# Running 'sched/pipe' benchmark:\n"
+                  "# Executed %llu pipe operations between two %s\n\n"
+                  "     Total time: %.3f [sec]\n\n"
+                  "%15.6f usecs/op\n"
+                  "%15llu ops/sec\n",
+                  static_cast<unsigned long long>(loops_done_), opt_.threads ? "threads" : "processes", secs, us_per_op,
+                  static_cast<unsigned long long>(ops_per_sec));
+    return buf;
+}
+
+}  // namespace wb

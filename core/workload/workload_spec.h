@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Workloads by name: "pipe:loops=1000000,cpus=78-79" names a workload and
+// its parameters, named after the real tool's options. The CLI, scenario
+// files and the GUI all build workloads through make_workload().
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "workload/workload.h"
+
+namespace wb {
+
+struct WorkloadParam {
+    std::string name;
+    std::string default_value;
+    std::string doc;
+};
+
+struct WorkloadInfo {
+    std::string name;
+    std::string summary;
+    std::vector<WorkloadParam> params;
+};
+
+// Every workload this build knows, for `wakesim list workloads` and the GUI.
+const std::vector<WorkloadInfo>& workload_catalog();
+
+// Builds the workload a spec names. Throws InputError naming the spec, the
+// parameter at fault and what was expected (the valid names or values).
+std::unique_ptr<Workload> make_workload(std::string_view spec);
+
+}  // namespace wb
