@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// How fast the engine simulates: events per second of wall time on the pipe
+// workload, with decision recording off and on (recording off must cost
+// nothing measurable; on, it builds a record per wakeup).
+#include <benchmark/benchmark.h>
+
+#include "engine/simulator.h"
+#include "io/topology_library.h"
+#include "workload/workload_spec.h"
+
+namespace {
+
+void pipe_run(benchmark::State& state, const char* machine, const char* workload, bool record)
+{
+    const wb::Machine m = wb::resolve_machine(machine);
+    std::uint64_t events = 0;
+    for (auto _ : state) {
+        wb::Simulator sim(m, wb::make_workload(workload), {});
+        std::size_t steps = 0;
+        if (record)
+            sim.set_record_sink([&](const wb::DecisionRecord& r) { steps += r.steps.size(); });
+        sim.run();
+        events += sim.metrics().events;
+        benchmark::DoNotOptimize(steps);
+    }
+    state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+}
+
+BENCHMARK_CAPTURE(pipe_run, altra_pipe_free, "ampere-altra-80", "pipe:loops=20000", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(pipe_run, altra_pipe_free_recorded, "ampere-altra-80", "pipe:loops=20000", true)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(pipe_run, altra_pipe_pinned, "ampere-altra-80", "pipe:loops=20000,cpus=79", false)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(pipe_run, gnr_pipe_free, "intel-gnr-6768p-2s", "pipe:loops=20000", false)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
