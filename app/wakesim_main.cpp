@@ -21,7 +21,7 @@ const char* const kUsage =
     "  topology show MACHINE    the machine's tree and the sched domains the kernel builds for it\n"
     "  topology import ...      write a machine file from sysfs or `lscpu -p`\n"
     "  topology check MACHINE   load a machine and report problems\n"
-    "  list topologies|workloads|features   what can be named\n"
+    "  list topologies|workloads|policies|features   what can be named\n"
     "  run --topology M --workload W   simulate a workload (wakesim run --help)\n"
     "Run `wakesim topology help` for the options.";
 

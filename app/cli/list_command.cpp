@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "io/topology_library.h"
+#include "policies/registry.h"
 #include "sched/features.h"
 #include "workload/workload_spec.h"
 
@@ -38,11 +39,20 @@ int list_command(const std::vector<std::string>& args)
             for (const WorkloadParam& p : w.params)
                 rows.emplace_back("  " + p.name + "=" + p.default_value, p.doc);
         }
+    } else if (what == "policies") {
+        for (const PolicyInfo* p : policy_catalog()) {
+            rows.emplace_back(std::string(p->name), std::string(p->summary));
+            rows.emplace_back("  where", std::string(p->where));
+            for (const PolicySwitch& sw : p->switches)
+                rows.emplace_back("  " + std::string(sw.name) + (sw.default_on ? "=on" : "=off"),
+                                  std::string(sw.meaning));
+            rows.emplace_back("  discussion", std::string(p->discussion));
+        }
     } else if (what == "features") {
         for (const FeatInfo& f : kFeatInfo)
             rows.emplace_back(std::string(f.name), std::string(f.default_on ? "on   " : "off  ") + std::string(f.doc));
     } else {
-        throw UsageError("list: expected what to list: topologies, workloads or features");
+        throw UsageError("list: expected what to list: topologies, workloads, features or policies");
     }
     print_table(rows);
     return 0;

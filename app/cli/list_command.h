@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// `wakesim list topologies|workloads|features`: what a user can name.
+// `wakesim list topologies|workloads|policies|features`: what a user can name.
 #pragma once
 
 #include <string>

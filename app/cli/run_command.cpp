@@ -11,6 +11,7 @@
 #include "io/results_json.h"
 #include "io/topology_library.h"
 #include "metrics/run_summary.h"
+#include "policies/registry.h"
 #include "workload/workload_spec.h"
 
 namespace wb::cli {
@@ -20,7 +21,7 @@ namespace {
 const std::vector<OptionSpec> kSpecs{
     {"topology", Value::Required, "MACHINE", "a shipped machine, a machine file or synthetic:..."},
     {"workload", Value::Required, "SPEC", "e.g. pipe:loops=1000000,cpus=78-79 (wakesim list workloads)"},
-    {"policy", Value::Required, "NAME", "placement policy (default baseline)"},
+    {"policy", Value::Required, "SPEC", "placement policy, e.g. baseline+sis-sync-stack (wakesim list policies)"},
     {"seed", Value::Required, "N", "64-bit seed (default 1)"},
     {"features", Value::Required, "LIST", "scheduler features, e.g. NO_WA_BIAS,NO_SIS_UTIL"},
     {"json", Value::Required, "FILE", "write the full result as JSON"},
@@ -58,8 +59,10 @@ int run_command(const std::vector<std::string>& argv)
         throw UsageError("run: expected --topology MACHINE and --workload SPEC\nusage: wakesim run [options]\n" +
                          describe_options(kSpecs));
     const std::string policy = args.get("policy").value_or("baseline");
-    if (policy != "baseline")
-        throw UsageError("run: --policy '" + policy + "': expected one of baseline");
+    // Built here so that a bad spec fails before any file is opened; the
+    // engine applies it through SimOptions::policy, which must outlive the
+    // Simulator.
+    const std::unique_ptr<PlacementPolicy> placement = make_policy(policy, "--policy");
 
     SimOptions options;
     options.seed = args.has("seed") ? parse_seed(*args.get("seed")) : 1;

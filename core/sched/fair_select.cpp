@@ -4,7 +4,9 @@
 // core.c of the v7.3 merge window ([NEW] in wakeup-path.md §1.5-4). One
 // function per kernel decision, in the kernel's order of early returns; the
 // idle searches are in select_idle.cpp and the fork/exec slow path in
-// slow_path.cpp.
+// slow_path.cpp. With s.policy set, the policy's hooks
+// (policies/placement_policy.h) run where the proposed patches change the
+// path; a null policy is mainline.
 //
 // Where the model differs from the kernel (docs/model.md):
 //  - an interrupt that wakes a task from an idle CPU has the idle task as
@@ -20,6 +22,7 @@
 #include <cassert>
 #include <utility>
 
+#include "policies/placement_policy.h"
 #include "sched/fair_util.h"
 #include "sched/select_idle.h"
 #include "sched/slow_path.h"
@@ -244,8 +247,17 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
 }
 
 CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
-                          DecisionRecord* rec, WakePath* path)
+                          DecisionRecord* rec, WakePath* path, bool sync)
 {
+    WakeupArgs args{waker, p, prev, sync};
+    if (s.policy) {
+        const CpuId cpu = s.policy->select_idle_sibling_entry(s, args, target, rec);
+        if (cpu != kNoCpu) {
+            if (path)
+                *path = WakePath::Policy;
+            return cpu;
+        }
+    }
     Task& t = s.task(p);
     const SchedDomains& dom = *s.domains;
     const bool asym = dom.sched_asym_cpucapacity();
@@ -338,19 +350,24 @@ CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, Cp
         }
         recent = kNoCpu;
     }
-    // Policies of issue 4 hook in here: after recent_used_cpu, before the
-    // asym-capacity and LLC searches.
+    bool skip_smt_sibling = false;
+    if (s.policy) {
+        const PlacementPolicy::AfterRecentUsedCpu r = s.policy->after_recent_used_cpu(s, args, target, rec);
+        if (r.cpu != kNoCpu)
+            return done(r.cpu, WakePath::Policy);
+        skip_smt_sibling = r.skip_smt_sibling;
+    }
 
     // 5. Asymmetric capacities: pick by fit over the whole asym domain; the
     // LLC scan would ignore capacity.
     if (asym) {
         const int sd = dom.shortcuts(target).sd_asym_cpucapacity;
         if (sd >= 0) {
-            const CpuId cpu = select_idle_capacity(s, p, sd, target, rec);
+            const CpuId cpu = select_idle_capacity(s, p, sd, target, rec, &args);
             const CpuId chosen = cpu != kNoCpu ? cpu : target;
             if (rec && cpu == kNoCpu)
                 note(rec, kSelectIdleSibling, "asym: nothing idle", cat("target ", target), target);
-            return done(chosen, WakePath::AsymCapacity);
+            return done(chosen, args.policy_placed ? WakePath::Policy : WakePath::AsymCapacity);
         }
     }
 
@@ -371,19 +388,17 @@ CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, Cp
             note(rec, kSelectIdleSibling, has_idle_core ? "idle-cores hint set" : "idle-cores hint clear",
                  has_idle_core ? "has_idle_cores: search for a whole idle core"
                                : "has_idle_cores false: try prev's SMT siblings");
-        if (!has_idle_core && dom.cpus_share_cache(prev, target)) {
+        if (!has_idle_core && dom.cpus_share_cache(prev, target) && !skip_smt_sibling) {
             const CpuId cpu = select_idle_smt(s, p, sd, prev, rec);
             if (cpu != kNoCpu)
                 return done(cpu, WakePath::SmtSibling);
         }
     }
-    // Policies of issue 4 hook in here: after the SMT-sibling block, before
-    // the LLC scan.
 
     // 8. Scan the LLC.
-    const CpuId cpu = select_idle_cpu(s, p, sd, has_idle_core, target, rec);
+    const CpuId cpu = select_idle_cpu(s, p, sd, has_idle_core, target, rec, &args);
     if (cpu != kNoCpu)
-        return done(cpu, WakePath::LlcScan);
+        return done(cpu, args.policy_placed ? WakePath::Policy : WakePath::LlcScan);
 
     // 10. Idle CPUs passed over only for being in another cluster.
     if (prev_aff != kNoCpu) {
@@ -471,11 +486,18 @@ CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, Cp
                 note(rec, kSelectTaskRqFair, "affine domain",
                      cat(d.name, " (", d.span.to_cpulist(), ") spans waker ", cpu, " and prev ", prev,
                          cpu == prev ? ": waker is prev" : ""));
-            // Policies of issue 4 hook in here: the affine domain is known
-            // and wake_affine() has not run yet.
+            if (s.policy) {
+                const CpuId chosen = s.policy->before_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, rec);
+                if (chosen != kNoCpu)
+                    return finish(chosen, WakePath::Policy, chosen);
+            }
             if (cpu != prev)
                 new_cpu = wake_affine(s, waker, id, p, cpu, prev, sync, rec);
-            // Policies of issue 4 hook in here too: right after wake_affine().
+            if (s.policy) {
+                const CpuId chosen = s.policy->after_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, new_cpu, rec);
+                if (chosen != kNoCpu)
+                    return finish(chosen, WakePath::Policy, new_cpu);
+            }
             sd = -1;
             break;
         }
@@ -496,10 +518,14 @@ CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, Cp
         return finish(chosen, WakePath::SlowPath, new_cpu);
     }
     if (wake_flags & WF_TTWU) {
-        // Policies of issue 4 hook in here: the fast path, before
-        // select_idle_sibling().
+        if (s.policy) {
+            const CpuId chosen =
+                s.policy->before_select_idle_sibling(s, WakeupArgs{waker, p, prev, sync}, new_cpu, rec);
+            if (chosen != kNoCpu)
+                return finish(chosen, WakePath::Policy, new_cpu);
+        }
         WakePath wp = WakePath::TargetFallback;
-        const CpuId chosen = select_idle_sibling(s, waker, p, prev, new_cpu, rec, &wp);
+        const CpuId chosen = select_idle_sibling(s, waker, p, prev, new_cpu, rec, &wp, sync);
         return finish(chosen, wp, new_cpu);
     }
     if (rec)

@@ -21,6 +21,20 @@ struct WakerContext {
     bool in_task_context = true;  // false in IRQ / softirq context
 };
 
+// The wakeup being placed, as the policy hooks (policies/placement_policy.h)
+// see it down the path: the kernel passes these as arguments, and a patch
+// that needs one more (sis-sync-stack needs `sync` in select_idle_sibling)
+// reads it here.
+struct WakeupArgs {
+    WakerContext waker;
+    TaskId p = kNoTask;
+    CpuId prev = kNoCpu;
+    bool sync = false;  // WF_SYNC from a waker that is not exiting
+    // Set by an idle search when a policy hook replaced the CPU it returns,
+    // so that select_idle_sibling() reports WakePath::Policy.
+    bool policy_placed = false;
+};
+
 // select_task_rq(): the class-independent wrapper. Calls the fair selector
 // when p may run on more than one CPU (and ORs WF_RQ_SELECTED into
 // *wake_flags), else returns the one allowed CPU. `rec` may be null; `path`,
@@ -40,7 +54,9 @@ CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, Cp
 // The pieces, exposed for tests and for the policies that change them.
 bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p);
 void record_wakee(SchedState& s, const WakerContext& waker, TaskId p);
+// `sync` is only read by policies (s.policy); mainline's select_idle_sibling()
+// does not take it.
 CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
-                          DecisionRecord* rec, WakePath* path);
+                          DecisionRecord* rec, WakePath* path, bool sync = false);
 
 }  // namespace wb

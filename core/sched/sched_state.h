@@ -17,6 +17,8 @@
 
 namespace wb {
 
+class PlacementPolicy;
+
 // struct sched_domain_shared, for domains with has_shared.
 struct SharedDomainState {
     bool has_idle_cores = false;  // the idle-cores hint: real state with its own set/clear rules, never derived
@@ -43,6 +45,10 @@ struct SchedState {
 
     bool eas_enabled = false;  // find_energy_efficient_cpu; off on SMT and symmetric machines
     bool uclamp_used = false;
+    // The proposed change the wakeup path runs with (policies/); null is
+    // mainline (baseline). Not owned: it outlives the run and is shared,
+    // read-only, by every run of a batch.
+    const PlacementPolicy* policy = nullptr;
 
     Rq& rq(CpuId cpu) { return rqs[static_cast<std::size_t>(cpu)]; }
     const Rq& rq(CpuId cpu) const { return rqs[static_cast<std::size_t>(cpu)]; }

@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "policies/placement_policy.h"
 #include "sched/fair_util.h"
 
 namespace wb {
@@ -57,6 +58,20 @@ const CpuMask* cluster_group_span(const SchedState& s, int sd_llc, CpuId target)
     return nullptr;
 }
 
+// The search is about to return `cpu`: a policy may send it elsewhere.
+CpuId policy_return(const SchedState& s, TaskId p, WakeupArgs* wake, IdleSearchReturn where, CpuId cpu, bool idle_core,
+                    const CpuMask& cpus, DecisionRecord* rec)
+{
+    if (!s.policy || cpu == kNoCpu)
+        return cpu;
+    const CpuId other = s.policy->idle_search_return(s, p, where, cpu, idle_core, cpus, rec);
+    if (other == kNoCpu)
+        return cpu;
+    if (wake)
+        wake->policy_placed = true;
+    return other;
+}
+
 }  // namespace
 
 CpuId scan_one(const SchedState& s, TaskId p, CpuId cpu)
@@ -64,7 +79,8 @@ CpuId scan_one(const SchedState& s, TaskId p, CpuId cpu)
     return choose_idle_cpu(s, cpu, s.task(p)) ? cpu : kNoCpu;
 }
 
-CpuId select_idle_core(const SchedState& s, TaskId p, CpuId core, CpuMask& cpus, CpuId* idle_cpu, DecisionRecord* rec)
+CpuId select_idle_core(const SchedState& s, TaskId p, CpuId core, CpuMask& cpus, CpuId* idle_cpu, DecisionRecord* rec,
+                       WakeupArgs* wake)
 {
     // A core counts only if every thread is truly idle: a wakee sharing a
     // core with a busy sibling gets a fraction of it. On the way, remember a
@@ -91,7 +107,14 @@ CpuId select_idle_core(const SchedState& s, TaskId p, CpuId core, CpuMask& cpus,
     if (idle) {
         if (rec)
             note(rec, kSelectIdleCore, "idle core", cat("every thread of cpu ", core, "'s core idle"), core);
-        return core;
+        return policy_return(s, p, wake, IdleSearchReturn::SelectIdleCore, core, true, cpus, rec);
+    }
+    if (s.policy && wake) {
+        const CpuId cpu = s.policy->select_idle_core_busy(s, *wake, core, cpus, rec);
+        if (cpu != kNoCpu) {
+            wake->policy_placed = true;
+            return cpu;
+        }
     }
     for (CpuId cpu : SmtSiblings(s, core))
         cpus.reset(cpu);
@@ -121,7 +144,8 @@ CpuId select_idle_smt(const SchedState& s, TaskId p, int sd, CpuId prev, Decisio
     return kNoCpu;
 }
 
-CpuId select_idle_cpu(SchedState& s, TaskId p, int sd_llc, bool has_idle_core, CpuId target, DecisionRecord* rec)
+CpuId select_idle_cpu(SchedState& s, TaskId p, int sd_llc, bool has_idle_core, CpuId target, DecisionRecord* rec,
+                      WakeupArgs* wake)
 {
     // SIS_UTIL: the busier the LLC, the fewer CPUs are worth probing; above
     // ~85 % utilisation the scan costs more than the rare idle CPU it finds.
@@ -152,7 +176,7 @@ CpuId select_idle_cpu(SchedState& s, TaskId p, int sd_llc, bool has_idle_core, C
             if (!cpus.test(cpu))
                 continue;
             if (has_idle_core) {
-                const CpuId core = select_idle_core(s, p, cpu, cpus, &idle_cpu, rec);
+                const CpuId core = select_idle_core(s, p, cpu, cpus, &idle_cpu, rec, wake);
                 if (core != kNoCpu)
                     return core;
             } else {
@@ -166,7 +190,7 @@ CpuId select_idle_cpu(SchedState& s, TaskId p, int sd_llc, bool has_idle_core, C
                 if (scan_one(s, p, cpu) != kNoCpu) {
                     if (rec)
                         note(rec, kSelectIdleCpu, "idle cpu in cluster", cat("cpu ", cpu, " idle"), cpu);
-                    return cpu;
+                    return policy_return(s, p, wake, IdleSearchReturn::SelectIdleCpu, cpu, false, cpus, rec);
                 }
             }
         }
@@ -178,7 +202,7 @@ CpuId select_idle_cpu(SchedState& s, TaskId p, int sd_llc, bool has_idle_core, C
         if (has_idle_core) {
             // A whole idle core is worth an unbounded search: the hint says
             // one exists, and a wakee alone on a core runs at full speed.
-            const CpuId core = select_idle_core(s, p, cpu, cpus, &idle_cpu, rec);
+            const CpuId core = select_idle_core(s, p, cpu, cpus, &idle_cpu, rec, wake);
             if (core != kNoCpu)
                 return core;
         } else {
@@ -204,13 +228,15 @@ CpuId select_idle_cpu(SchedState& s, TaskId p, int sd_llc, bool has_idle_core, C
                  idle_cpu != kNoCpu ? cat("no whole idle core; hint cleared; first idle thread ", idle_cpu)
                                     : std::string("no whole idle core and no idle thread; hint cleared"),
                  idle_cpu);
-    } else if (rec) {
+        return idle_cpu;
+    }
+    if (rec) {
         if (idle_cpu != kNoCpu)
             note(rec, kSelectIdleCpu, "idle cpu", cat("cpu ", idle_cpu, " idle"), idle_cpu);
         else
             note(rec, kSelectIdleCpu, "none idle", "no idle cpu in the LLC");
     }
-    return idle_cpu;
+    return policy_return(s, p, wake, IdleSearchReturn::SelectIdleCpu, idle_cpu, false, cpus, rec);
 }
 
 int util_fits_cpu(const SchedState& s, unsigned long util, unsigned long uclamp_min, unsigned long uclamp_max,
@@ -252,7 +278,7 @@ bool task_fits_cpu(const SchedState& s, TaskId p, CpuId cpu)
     return util_fits_cpu(s, task_util_est(synced_avg(s, p)), 0, 1024, cpu) > 0;
 }
 
-CpuId select_idle_capacity(SchedState& s, TaskId p, int sd, CpuId target, DecisionRecord* rec)
+CpuId select_idle_capacity(SchedState& s, TaskId p, int sd, CpuId target, DecisionRecord* rec, WakeupArgs* wake)
 {
     // Rank of a candidate, lower is better (the kernel's asym_fits_state):
     // an idle-core CPU that fits returns at once; then uclamp-min misfits
@@ -267,6 +293,7 @@ CpuId select_idle_capacity(SchedState& s, TaskId p, int sd, CpuId target, Decisi
     int best_fits = 0;
     CpuId best_cpu = kNoCpu;
     long best_cap = 0;
+    bool best_idle_core = false;
 
     thread_local CpuMask cpus;
     cpus = s.domains->domain(sd).span;
@@ -292,7 +319,7 @@ CpuId select_idle_capacity(SchedState& s, TaskId p, int sd, CpuId target, Decisi
         if (!has_idle_core && --nr <= 0) {
             if (rec)
                 note(rec, kSelectIdleCapacity, "budget spent", cat("best so far ", best_cpu), best_cpu);
-            return best_cpu;
+            return policy_return(s, p, wake, IdleSearchReturn::CapacityBest, best_cpu, best_idle_core, cpus, rec);
         }
         if (rec)
             rec->scanned.push_back(cpu);
@@ -306,7 +333,8 @@ CpuId select_idle_capacity(SchedState& s, TaskId p, int sd, CpuId target, Decisi
                      cat("util ", util, " fits capacity ", cap, " of idle cpu ", cpu,
                          has_idle_core ? " on an idle core" : ""),
                      cpu);
-            return cpu;
+            return policy_return(s, p, wake, IdleSearchReturn::SelectIdleCapacity, cpu, has_idle_core && preferred_core,
+                                 cpus, rec);
         }
         if (fits < 0)
             cap = get_actual_cpu_capacity(s, cpu);
@@ -318,6 +346,7 @@ CpuId select_idle_capacity(SchedState& s, TaskId p, int sd, CpuId target, Decisi
             best_cap = cap;
             best_cpu = cpu;
             best_fits = fits;
+            best_idle_core = has_idle_core && preferred_core;
         }
     }
 
@@ -330,7 +359,7 @@ CpuId select_idle_capacity(SchedState& s, TaskId p, int sd, CpuId target, Decisi
              best_cpu != kNoCpu ? cat("cpu ", best_cpu, " rank ", best_fits, " capacity ", best_cap)
                                 : std::string("no idle cpu in the asym domain"),
              best_cpu);
-    return best_cpu;
+    return policy_return(s, p, wake, IdleSearchReturn::CapacityBest, best_cpu, best_idle_core, cpus, rec);
 }
 
 bool test_idle_cores(const SchedState& s, CpuId cpu)

@@ -16,16 +16,21 @@
 
 namespace wb {
 
+struct WakeupArgs;
+
 // select_idle_cpu(): scan the LLC domain `sd_llc` (a domain id) around
 // target for an idle CPU, or a whole idle core when has_idle_core. Budget
 // nr_idle_scan of the domain's shared object under SIS_UTIL (0: no scan at
-// all); clears the idle-cores hint after a failed core scan.
-CpuId select_idle_cpu(SchedState& s, TaskId p, int sd_llc, bool has_idle_core, CpuId target, DecisionRecord* rec);
+// all); clears the idle-cores hint after a failed core scan. `wake`, when
+// given, lets s.policy's hooks see the wakeup and mark their decisions.
+CpuId select_idle_cpu(SchedState& s, TaskId p, int sd_llc, bool has_idle_core, CpuId target, DecisionRecord* rec,
+                      WakeupArgs* wake = nullptr);
 
 // select_idle_core(): `core` if every SMT sibling of it is available-idle;
 // else removes the siblings from `cpus` and returns kNoCpu, remembering in
 // *idle_cpu the first usable idle (or SCHED_IDLE) thread seen.
-CpuId select_idle_core(const SchedState& s, TaskId p, CpuId core, CpuMask& cpus, CpuId* idle_cpu, DecisionRecord* rec);
+CpuId select_idle_core(const SchedState& s, TaskId p, CpuId core, CpuMask& cpus, CpuId* idle_cpu, DecisionRecord* rec,
+                       WakeupArgs* wake = nullptr);
 
 // select_idle_smt(): an idle SMT sibling of prev inside domain `sd`.
 CpuId select_idle_smt(const SchedState& s, TaskId p, int sd, CpuId prev, DecisionRecord* rec);
@@ -36,7 +41,8 @@ CpuId scan_one(const SchedState& s, TaskId p, CpuId cpu);
 // select_idle_capacity(): the [NEW] SMT-aware scan of the asym-capacity
 // domain `sd`, from target itself: the first CPU where p fits on an idle
 // core, else the best-ranked misfit; kNoCpu when the budget stops it first.
-CpuId select_idle_capacity(SchedState& s, TaskId p, int sd, CpuId target, DecisionRecord* rec);
+CpuId select_idle_capacity(SchedState& s, TaskId p, int sd, CpuId target, DecisionRecord* rec,
+                           WakeupArgs* wake = nullptr);
 
 // util_fits_cpu(): 1 fits (below ~80 % of capacity_of, or capped by
 // uclamp_max), 0 does not, -1 fits except for uclamp_min.

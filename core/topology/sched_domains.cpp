@@ -71,6 +71,10 @@ std::vector<TopologyLevel> topology_levels(const Machine& m, const DomainOptions
     }
     if (!opt.sched_cluster)
         std::erase_if(levels, [](const TopologyLevel& l) { return l.mask == MaskOf::Cluster; });
+    if (opt.smt_asym_packing)
+        for (TopologyLevel& l : levels)
+            if (l.mask == MaskOf::Core)
+                l.flags |= SD_ASYM_PACKING;
 
     std::set<int> distances;
     for (const auto& row : m.node_distance)

@@ -94,6 +94,10 @@ struct DomainOptions {
     int node_reclaim_distance = -1;  // overrides Machine::node_reclaim_distance when >= 0
     int relax_domain_level = -1;     // sched_relax_domain_level; -1 = off
     bool sched_cluster = true;       // CONFIG_SCHED_CLUSTER and the cluster level in use
+    // SD_ASYM_PACKING on the SMT level whatever the architecture, as POWER7's
+    // ASYM_SMT does: the load balancer then packs onto the higher-priority
+    // sibling (the smt-asym-packing policy).
+    bool smt_asym_packing = false;
 };
 
 class SchedDomains {

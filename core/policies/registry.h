@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// Every placement policy by name, and policies built from specs. The CLI
+// (--policy, `wakesim list policies`), scenario files, batches and the GUI
+// all go through make_policy().
+//
+// Spec grammar (no white space; names and switches are case-sensitive):
+//
+//   spec   = part *( "+" part )
+//   part   = name [ ":" switch *( "," switch ) ]
+//   switch = switch-name "=" ( "on" | "off" )
+//
+//   baseline                      mainline
+//   sync-waker-v3:smt_check=off   one policy, one switch changed
+//   baseline+sis-sync-stack       baseline changes nothing: same as sis-sync-stack
+//   sis-sync-stack:stack=off,fits=off+prev-cpu-hot
+//
+// Parts apply in the order written: where two hook the same point, the
+// earlier decides first. A policy may appear once in a spec, a switch once
+// per part.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "policies/placement_policy.h"
+
+namespace wb {
+
+// Every policy, baseline first, in the order policies.md presents them.
+const std::vector<const PolicyInfo*>& policy_catalog();
+
+// Builds the policy `spec` names. Throws InputError carrying every problem
+// found, each naming `source` and the spec ("--policy 'x+y'"), the column,
+// what was expected (the valid policies, or the policy's switches, or on/off)
+// and what was found.
+std::unique_ptr<PlacementPolicy> make_policy(std::string_view spec, std::string_view source = "policy");
+
+}  // namespace wb

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "policies/sis_sync_stack.h"
+
+#include "policies/policy_util.h"
+
+namespace wb {
+
+const PolicyInfo& SisSyncStack::info()
+{
+    static const PolicyInfo kInfo{
+        "sis-sync-stack",
+        "select_idle_sibling() gets sync: without an idle core, try prev's SMT siblings, then stack a reciprocal "
+        "sync pair on the waker CPU",
+        "select_idle_sibling(): after recent_used_cpu, before the asym-capacity and LLC scans; mainline's "
+        "SMT-sibling block before select_idle_cpu() is removed",
+        "counter-proposal by an AMD reviewer in the sync-waker v3 thread (tip:sched/core, lightly tested on SMT-2)",
+        {
+            {"smt_scan", true,
+             "scan prev's SMT siblings here (root-domain bound, asym fit) instead of mainline's block before "
+             "select_idle_cpu(); off: mainline's block stays"},
+            {"stack", true, "return target (the waker CPU) for a reciprocal sync pair; off: no stacking"},
+            {"no_idle_core", true, "stack only when no idle core is advertised; off: even with the hint set"},
+            {"sync", true, "stack only for WF_SYNC wakeups"},
+            {"task_context", true, "stack only when woken from task context, not from an interrupt"},
+            {"waker_target", true, "stack only when target is the waker CPU; off: on whatever target is"},
+            {"reciprocal", true, "stack only when p->last_wakee == current"},
+            {"alone", true, "stack only when target runs at most one runnable fair task"},
+            {"fits", true, "on asym-capacity systems: stack only where p fits, scan only siblings p fits"},
+        },
+    };
+    return kInfo;
+}
+
+SisSyncStack::SisSyncStack(std::vector<bool> on) : PlacementPolicy(info(), std::move(on)) {}
+
+CpuId SisSyncStack::prev_smt_sibling(const SchedState& s, const WakeupArgs& w, DecisionRecord* rec) const
+{
+    // The root domain spans every CPU (no cpusets), so unlike mainline's
+    // select_idle_smt() the sibling need not be in the LLC domain's span.
+    const Task& t = s.task(w.p);
+    const bool check_fit = on(kFits) && s.domains->sched_asym_cpucapacity();
+    for (CpuId cpu : SmtSiblings(s, w.prev)) {
+        if (cpu == w.prev || !t.cpus_allowed.test(cpu))
+            continue;
+        if (check_fit && !task_fits_cpu(s, w.p, cpu))
+            continue;
+        if (rec)
+            rec->scanned.push_back(cpu);
+        if (choose_idle_cpu(s, cpu, t)) {
+            if (rec)
+                note(rec, name(), "idle sibling of prev",
+                     cat("no idle core; sibling ", cpu, " of prev ", w.prev, " idle", check_fit ? ", p fits" : ""),
+                     cpu);
+            return cpu;
+        }
+    }
+    return kNoCpu;
+}
+
+bool SisSyncStack::stack_on_target(const SchedState& s, const WakeupArgs& w, CpuId target) const
+{
+    if (on(kSync) && !w.sync)
+        return false;
+    if (on(kTaskContext) && !w.waker.in_task_context)
+        return false;
+    if (on(kWakerTarget) && target != w.waker.cpu)
+        return false;
+    if (on(kReciprocal) && !reciprocal_wakeup(s, w))
+        return false;
+    if (on(kAlone) && nr_runnable_fair(s.rq(target)) > 1)
+        return false;
+    return !(on(kFits) && s.domains->sched_asym_cpucapacity() && !task_fits_cpu(s, w.p, target));
+}
+
+PlacementPolicy::AfterRecentUsedCpu SisSyncStack::after_recent_used_cpu(const SchedState& s, const WakeupArgs& w,
+                                                                        CpuId target, DecisionRecord* rec) const
+{
+    AfterRecentUsedCpu out;
+    out.skip_smt_sibling = on(kSmtScan);
+    const SchedDomains& dom = *s.domains;
+    const bool has_idle_core = dom.sched_smt_active() && test_idle_cores(s, target);
+
+    if (!has_idle_core && on(kSmtScan) && dom.sched_smt_active() && dom.cpus_share_cache(w.prev, target)) {
+        out.cpu = prev_smt_sibling(s, w, rec);
+        if (out.cpu != kNoCpu)
+            return out;
+    }
+    if (on(kStack) && (!has_idle_core || !on(kNoIdleCore)) && stack_on_target(s, w, target)) {
+        if (rec)
+            note(rec, name(), "stack sync pair on target",
+                 cat(has_idle_core ? "idle core advertised (check off)" : "no idle core", on(kSync) ? ", sync" : "",
+                     on(kTaskContext) ? ", task context" : "",
+                     on(kWakerTarget) ? cat(", target ", target, " is the waker cpu") : cat(", target ", target),
+                     on(kReciprocal) ? ", p's last_wakee is current" : "",
+                     on(kAlone) ? cat(", target runs ", nr_runnable_fair(s.rq(target)), " fair task(s)") : ""),
+                 target);
+        out.cpu = target;
+    }
+    return out;
+}
+
+}  // namespace wb

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// What the policy tests share: a synthetic machine with its domains and a
+// scheduler state built in place (as in tests/core/sched/fair_select_test),
+// tasks placed by hand, and wakeups run under a policy spec on a copy of
+// the state, so that one state can be woken under baseline and under a
+// policy and the two decisions compared.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "policies/registry.h"
+#include "sched/fair_select.h"
+#include "sched/select_idle.h"
+#include "topology/synthetic.h"
+
+namespace wb::test {
+
+struct World {
+    Machine m;
+    SchedDomains d;
+    SchedState s;
+
+    explicit World(std::string_view spec, const DomainOptions& opt = {})
+        : m(parse_synthetic(spec)), d(SchedDomains::build(m, opt)), s(make_sched_state(m, d, FeatureSet()))
+    {
+        for (std::size_t id = 0; id < d.domains().size(); ++id)
+            if (d.domains()[id].has_shared)
+                s.shared[id].nr_idle_scan = d.domains()[id].span_weight;
+    }
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+
+    // A sleeping task that last ran on `cpu`, allowed everywhere.
+    TaskId add_task(CpuId cpu)
+    {
+        Task t;
+        t.id = static_cast<TaskId>(s.tasks.size());
+        t.name = "t" + std::to_string(t.id);
+        t.cpus_allowed = m.all_cpus();
+        t.nr_cpus_allowed = m.nr_cpus();
+        t.cpu = cpu;
+        t.wake_cpu = cpu;
+        s.tasks.push_back(t);
+        return t.id;
+    }
+
+    // A new task running on `cpu`.
+    TaskId run_on(CpuId cpu)
+    {
+        const TaskId id = add_task(cpu);
+        Task& t = s.task(id);
+        t.state = TaskState::Running;
+        t.se.on_rq = true;
+        Rq& rq = s.rq(cpu);
+        rq.curr = id;
+        rq.cfs.curr = id;
+        ++rq.nr_running;
+        ++rq.cfs.h_nr_queued;
+        ++rq.cfs.h_nr_runnable;
+        return id;
+    }
+
+    // One more runnable fair task waiting on `cpu`'s runqueue.
+    void queue_on(CpuId cpu)
+    {
+        Rq& rq = s.rq(cpu);
+        ++rq.nr_running;
+        ++rq.cfs.h_nr_queued;
+        ++rq.cfs.h_nr_runnable;
+    }
+
+    void run_on_all_but(std::initializer_list<CpuId> idle)
+    {
+        for (CpuId c = 0; c < m.nr_cpus(); ++c)
+            if (std::find(idle.begin(), idle.end(), c) == idle.end())
+                run_on(c);
+    }
+
+    int llc(CpuId cpu) const { return d.shortcuts(cpu).sd_llc; }
+    SharedDomainState& shared(int domain) { return s.shared[static_cast<std::size_t>(domain)]; }
+    void set_idle_cores_hint(CpuId cpu, bool on) { shared(d.shortcuts(cpu).sd_balance_shared).has_idle_cores = on; }
+
+    // The waker running on `cpu` (its current task, in task context).
+    WakerContext waker_on(CpuId cpu) const { return WakerContext{cpu, s.rq(cpu).curr, s.rq(cpu).curr != kNoTask}; }
+
+    // p woken from `waker` under policy `spec`, on a copy of the state: the
+    // World is unchanged, so the same wakeup can be asked of several policies.
+    CpuId wake_under(std::string_view spec, const WakerContext& waker, TaskId p, unsigned int flags,
+                     DecisionRecord* rec = nullptr, WakePath* path = nullptr) const
+    {
+        const std::unique_ptr<PlacementPolicy> policy = make_policy(spec);
+        SchedState copy = s;
+        copy.policy = policy.get();
+        return select_task_rq_fair(copy, waker, p, copy.task(p).wake_cpu, flags, rec, path);
+    }
+    CpuId wake_under(std::string_view spec, CpuId waker_cpu, TaskId p, unsigned int flags,
+                     DecisionRecord* rec = nullptr, WakePath* path = nullptr) const
+    {
+        return wake_under(spec, waker_on(waker_cpu), p, flags, rec, path);
+    }
+
+    // select_idle_sibling() alone under `spec`, on a copy of the state.
+    CpuId sis_under(std::string_view spec, const WakerContext& waker, TaskId p, CpuId prev, CpuId target, bool sync,
+                    DecisionRecord* rec = nullptr, WakePath* path = nullptr) const
+    {
+        const std::unique_ptr<PlacementPolicy> policy = make_policy(spec);
+        SchedState copy = s;
+        copy.policy = policy.get();
+        WakePath ignored = WakePath::Count;
+        return select_idle_sibling(copy, waker, p, prev, target, rec, path ? path : &ignored, sync);
+    }
+};
+
+// A reciprocal pair: `waker` runs alone on waker_cpu, `wakee` sleeps with
+// prev `prev` and last woke the waker (p->last_wakee == current).
+struct Pair {
+    TaskId waker = kNoTask;
+    TaskId wakee = kNoTask;
+};
+
+inline Pair reciprocal_pair(World& w, CpuId waker_cpu, CpuId prev)
+{
+    Pair pair;
+    pair.waker = w.run_on(waker_cpu);
+    pair.wakee = w.add_task(prev);
+    w.s.task(pair.wakee).last_wakee = pair.waker;
+    return pair;
+}
+
+inline WakerContext irq_on(CpuId cpu)
+{
+    return WakerContext{cpu, kNoTask, false};
+}
+
+// The steps a policy (not the kernel) recorded: their function is a
+// registered policy's name.
+inline std::vector<DecisionStep> policy_steps(const DecisionRecord& rec)
+{
+    std::vector<DecisionStep> out;
+    for (const DecisionStep& st : rec.steps)
+        for (const PolicyInfo* info : policy_catalog())
+            if (st.function == info->name)
+                out.push_back(st);
+    return out;
+}
+
+inline bool has_step(const DecisionRecord& rec, std::string_view function)
+{
+    return std::any_of(rec.steps.begin(), rec.steps.end(),
+                       [&](const DecisionStep& st) { return st.function == function; });
+}
+
+}  // namespace wb::test
