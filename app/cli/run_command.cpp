@@ -65,6 +65,7 @@ int run_command(const std::vector<std::string>& argv)
     const std::unique_ptr<PlacementPolicy> placement = make_policy(policy, "--policy");
 
     SimOptions options;
+    options.policy = placement.get();
     options.seed = args.has("seed") ? parse_seed(*args.get("seed")) : 1;
     if (auto features = args.get("features")) {
         if (std::string error = options.features.apply(*features); !error.empty())

@@ -1,15 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The run loop, task execution, schedule() and the tick. Wakeups are in
-// ttwu.cpp. docs/model.md describes the cost model these functions apply.
+// The run loop, task execution, schedule() and the tick, and the load
+// balancer's triggers. Wakeups are in ttwu.cpp. docs/model.md describes the
+// cost model these functions apply.
+//
+// Load balancing costs simulated time as load_balance.h models it: a busy
+// CPU balancing from its tick spends it before its task continues; a CPU
+// that pulls a task (newly idle, or a nohz balancer pulling for itself)
+// spends it before the pulled task runs; a nohz balancer's kicks and stopper
+// requests leave once its whole pass is done. A failed newly-idle balance
+// and the rest of a nohz balancer's pass cost an idle CPU nothing: it idles
+// either way. Kicking the nohz balancer is a function-call IPI (wakeup_ipi
+// plus the balancer's idle exit), not counted in the metrics' IPIs; the
+// reschedule IPIs an attach sends and the stopper's wakeup are.
 #include "engine/simulator.h"
 
 #include <algorithm>
 #include <cassert>
 
+#include "policies/placement_policy.h"
 #include "sched/eevdf.h"
 #include "sched/fair_select.h"
 #include "sched/fair_util.h"
+#include "sched/load_balance.h"
 #include "sched/select_idle.h"
 #include "topology/distance.h"
 
@@ -22,19 +35,29 @@ Time cost_time(const Machine& m, Cost c)
     return Time::ns(static_cast<std::int64_t>(m.costs[c]));
 }
 
+// A policy may change how the domains are built (smt-asym-packing).
+DomainOptions domain_options(const SimOptions& options)
+{
+    DomainOptions out = options.domains;
+    if (options.policy)
+        options.policy->adjust_domain_options(out);
+    return out;
+}
+
 }  // namespace
 
 Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOptions options)
     : machine_(std::move(machine)),
-      domains_(SchedDomains::build(machine_, options.domains)),
+      domains_(SchedDomains::build(machine_, domain_options(options))),
       workload_(std::move(workload)),
       opt_(std::move(options)),
       rng_(opt_.seed)
 {
     s_ = make_sched_state(machine_, domains_, opt_.features);
+    s_.policy = opt_.policy;
+    lb_ = make_load_balance_state(s_);
     cpu_.resize(static_cast<std::size_t>(machine_.nr_cpus()));
     waiting_.assign(cpu_.size(), 0);
-    next_stats_.assign(domains_.domains().size(), Time());
     smt_siblings_.resize(cpu_.size());
     for (const CpuTopo& a : machine_.cpus)
         machine_.smt_mask(a.cpu).for_each([&](CpuId b) {
@@ -70,6 +93,7 @@ TaskId Simulator::create_task(const TaskSpec& spec)
     set_load_weight(t);
     s_.tasks.push_back(std::move(t));
     task_.emplace_back();
+    lb_task_created(lb_, s_.tasks.back().id);
     return s_.tasks.back().id;
 }
 
@@ -135,6 +159,12 @@ void Simulator::dispatch(const Event& e)
     case kTick:
         if (e.generation == cpu_[static_cast<std::size_t>(cpu)].tick_gen)
             on_tick(cpu);
+        break;
+    case kNohzKick:
+        on_nohz_kick(cpu);
+        break;
+    case kActiveBalance:
+        on_active_balance(cpu);
         break;
     }
 }
@@ -267,23 +297,45 @@ void Simulator::schedule(CpuId cpu, bool preempted)
     if (prev != kNoTask) {
         settle_progress(cpu);
         Task& pt = s_.task(prev);
-        if (pt.state == TaskState::Sleeping)
-            dequeue_task_fair(s_, cpu, prev, DEQUEUE_SLEEP);
-        else if (pt.state == TaskState::Dead)
+        if (pt.state == TaskState::Sleeping) {
+            const bool left = dequeue_task_fair(s_, cpu, prev, DEQUEUE_SLEEP);
+            lb_task_dequeued(lb_, prev, cpu, !left);
+        } else if (pt.state == TaskState::Dead) {
             dequeue_task_fair(s_, cpu, prev, DEQUEUE_SLEEP | DEQUEUE_SPECIAL);
-        else if (preempted)
+            lb_task_dequeued(lb_, prev, cpu, false);
+        } else if (preempted) {
             task_[static_cast<std::size_t>(prev)].runnable_since = s_.now;
+        }
     }
     const TaskId next = pick_next_task_fair(s_, cpu);
+    // set_next_task_fair() only runs (and moves the task to the head of
+    // the balancer's list) when the pick changes the task.
+    lb_task_picked(s_, lb_, cpu, next != prev ? next : kNoTask);
     // An exited task leaves its runqueue's PELT once it is switched out.
     if (prev != kNoTask && s_.task(prev).state == TaskState::Dead)
         task_dead_fair(s_, prev);
+    finish_schedule(cpu, prev, next, preempted);
+}
+
+// The rest of __schedule() once the fair class has picked: with nothing to
+// run, pull before idling (pick_next_task_fair()'s newidle balance).
+void Simulator::finish_schedule(CpuId cpu, TaskId prev, TaskId next, bool preempted)
+{
+    Time balance_cost;
     if (next == kNoTask) {
-        go_idle(cpu);
-        return;
+        if (newidle_balance(cpu, &balance_cost) > 0) {
+            next = pick_next_task_fair(s_, cpu);
+            lb_task_picked(s_, lb_, cpu, next);
+        }
+        if (next == kNoTask) {
+            go_idle(cpu);
+            return;
+        }
     }
+    update_misfit_status(s_, lb_, next, cpu);
     if (next != prev && prev != kNoTask && preempted && s_.task(prev).state != TaskState::Dead)
         ++metrics_.involuntary_switches;
+    cpu_[static_cast<std::size_t>(cpu)].overhead_left += balance_cost;
     context_switch(cpu, prev, next);
 }
 
@@ -345,9 +397,20 @@ void Simulator::go_idle(CpuId cpu)
     ++c.tick_gen;  // NO_HZ_IDLE: an idle CPU stops its tick
     c.tick_armed = false;
     rq.idle_stamp = s_.now;
-    // The cpuidle governor, simplified from menu: predict this idle period
-    // as the mean of the last eight, and take the deepest state whose
-    // target residency it covers.
+    c.gov_since = s_.now;
+    pick_idle_state(cpu);
+    set_busy(cpu, false);
+    update_idle_core(s_, cpu);
+    nohz_balance_enter_idle(s_, lb_, cpu);
+}
+
+// The cpuidle governor, simplified from menu: predict this idle period as
+// the mean of the last eight, and take the deepest state whose target
+// residency it covers.
+void Simulator::pick_idle_state(CpuId cpu)
+{
+    const CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    Rq& rq = s_.rq(cpu);
     std::int64_t predicted = 0;
     for (std::int64_t d : c.idle_history)
         predicted += d;
@@ -356,8 +419,19 @@ void Simulator::go_idle(CpuId cpu)
     for (std::size_t i = 0; i < machine_.idle_states.size(); ++i)
         if (i == 0 || static_cast<double>(predicted) >= machine_.idle_states[i].target_residency_ns)
             rq.idle_state = static_cast<int>(i);
-    set_busy(cpu, false);
-    update_idle_core(s_, cpu);
+}
+
+// An interrupt (the nohz balancer's kick) woke the CPU and it found nothing
+// to run: the governor learns the period it cut short and picks a state
+// again. The CPU never left the idle task, so avg_idle and idle_stamp stay.
+void Simulator::reenter_idle(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    const std::int64_t d = std::max<std::int64_t>(0, (s_.now - c.gov_since - idle_exit_latency(cpu)).ns());
+    c.idle_history[static_cast<std::size_t>(c.idle_history_next)] = d;
+    c.idle_history_next = (c.idle_history_next + 1) % static_cast<int>(c.idle_history.size());
+    c.gov_since = s_.now;
+    pick_idle_state(cpu);
 }
 
 Time Simulator::idle_exit_latency(CpuId cpu) const
@@ -386,11 +460,10 @@ void Simulator::on_resched(CpuId cpu)
     c.resched_pending = false;
     Rq& rq = s_.rq(cpu);
     if (rq.curr == kNoTask) {
+        // What woke it may have been pulled away meanwhile; schedule() then
+        // balances and idles again.
         leave_idle(cpu);
-        if (rq.cfs.h_nr_queued > 0)
-            schedule(cpu, false);
-        else
-            go_idle(cpu);
+        schedule(cpu, false);
         return;
     }
     if (c.need_resched)
@@ -404,10 +477,13 @@ void Simulator::leave_idle(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Rq& rq = s_.rq(cpu);
-    const std::int64_t d = std::max<std::int64_t>(0, (s_.now - rq.idle_stamp - idle_exit_latency(cpu)).ns());
+    const Time exit = idle_exit_latency(cpu);
+    const std::int64_t d = std::max<std::int64_t>(0, (s_.now - rq.idle_stamp - exit).ns());
     rq.avg_idle += (d - rq.avg_idle) / 8;
     rq.avg_idle = std::min(rq.avg_idle, 2 * rq.max_idle_balance_cost);
-    c.idle_history[static_cast<std::size_t>(c.idle_history_next)] = d;
+    // The governor counts from its last pick, which a nohz kick may have renewed.
+    const std::int64_t since_pick = std::max<std::int64_t>(0, (s_.now - c.gov_since - exit).ns());
+    c.idle_history[static_cast<std::size_t>(c.idle_history_next)] = since_pick;
     c.idle_history_next = (c.idle_history_next + 1) % static_cast<int>(c.idle_history.size());
     rq.idle_stamp = Time();
     rq.idle_state = -1;
@@ -431,38 +507,190 @@ void Simulator::on_tick(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     c.tick_armed = false;
-    if (s_.rq(cpu).curr == kNoTask)
+    const TaskId curr = s_.rq(cpu).curr;
+    if (curr == kNoTask)
         return;
     arm_tick(cpu);
-    sched_balance_stats(cpu);
-    if (task_tick_fair(s_, cpu) || c.need_resched) {
+    const bool resched = task_tick_fair(s_, cpu);
+    update_misfit_status(s_, lb_, curr, cpu);
+    // The balance softirq runs on the way out of the tick interrupt, before
+    // any preemption it asked for.
+    const Time cost = sched_balance_trigger(cpu);
+    if (resched || c.need_resched) {
         settle_progress(cpu);
+        c.overhead_left += cost;
         schedule(cpu, true);
+    } else if (cost > Time()) {
+        settle_progress(cpu);
+        c.overhead_left += cost;
+        start_segment(cpu);
     }
 }
 
-// The statistics pass of periodic load balancing, as far as placement
-// reads it: each LLC-level domain recomputes its SIS_UTIL scan budget from
-// its CPUs' utilisation every balance_interval (x busy_factor, as the CPU
-// doing it is busy). Moving tasks between CPUs is not simulated yet.
-void Simulator::sched_balance_stats(CpuId cpu)
+// ---------------------------------------------------------------------------
+// Load balancing.
+
+// sched_balance_trigger(): from a busy CPU's tick, kick a nohz balancer if
+// the hints say so, then balance this CPU's domains if one is due. Returns
+// the time the balance took on this CPU.
+Time Simulator::sched_balance_trigger(CpuId cpu)
 {
-    for (int id : domains_.domains_of(cpu)) {
-        const SchedDomain& sd = domains_.domain(id);
-        if (!sd.has_shared)
-            continue;
-        Time& next = next_stats_[static_cast<std::size_t>(id)];
-        if (s_.now < next)
-            continue;
-        next = s_.now + Time::ms(static_cast<double>(sd.balance_interval) * sd.busy_factor);
-        unsigned long sum_util = 0;
-        sd.span.for_each([&](CpuId i) {
-            if (s_.rq(i).curr == kNoTask)
-                update_cfs_rq_load_avg(s_, i);  // nohz: blocked load decays when balancing looks at it
-            sum_util += cpu_util_cfs(s_, i);
-        });
-        update_idle_cpu_scan(s_, id, sum_util);
+    if (domains_.domains_of(cpu).empty())
+        return Time();
+    if (const unsigned flags = nohz_balancer_kick(s_, lb_, cpu)) {
+        if (const CpuId ilb = kick_ilb(s_, lb_, cpu, flags); ilb != kNoCpu)
+            events_.push(
+                {s_.now + cost_time(machine_, Cost::wakeup_ipi) + idle_exit_latency(ilb), 0, kNohzKick, ilb, 0, 0});
     }
+    if (lb_jiffies(s_) < lb_.cpu(cpu).next_balance)
+        return Time();
+    LbOutcome out;
+    out.exec_cpu = cpu;
+    sched_balance_update_blocked_averages(s_, lb_, cpu);
+    sched_balance_domains(s_, lb_, cpu, idle_cpu(s_.rq(cpu)) ? CpuIdleType::Idle : CpuIdleType::NotIdle, out);
+    if (out.cost > Time())
+        apply_balance(out, cpu, out.cost);
+    return out.cost;
+}
+
+// sched_balance_newidle() for a CPU about to idle; *cost is the time the
+// attempt took, spent before a pulled task runs.
+int Simulator::newidle_balance(CpuId cpu, Time* cost)
+{
+    // Every idle entry comes here: reuse one outcome, cleared only after an
+    // attempt (anything it holds came from one, and cost it).
+    LbOutcome& out = newidle_out_;
+    if (out.cost > Time()) {
+        out.moved.clear();
+        out.resched.clear();
+        out.active.clear();
+        out.cost = Time();
+    }
+    out.exec_cpu = cpu;
+    const int pulled = sched_balance_newidle(s_, lb_, cpu, rng_, out);
+    if (out.cost > Time())
+        apply_balance(out, cpu, out.cost);
+    *cost = out.cost;
+    // nohz_run_idle_balance(): before idling, this CPU decays the idle CPUs'
+    // blocked load itself, unless a kick will do it anyway.
+    if (pulled <= 0 && nohz_newidle_balance(s_, lb_, cpu) && !(lb_.cpu(cpu).nohz_flags & NOHZ_KICK_MASK)) {
+        LbOutcome stats;
+        nohz_idle_balance(s_, lb_, cpu, NOHZ_STATS_KICK, stats);
+    }
+    return pulled;
+}
+
+// What a balancing pass on exec_cpu asks of the others, sent `delay` after
+// now: a reschedule IPI to each CPU an attach preempts (and the idle exit
+// of an idle one), and the stop work of each active balance.
+void Simulator::apply_balance(const LbOutcome& out, CpuId exec_cpu, Time delay)
+{
+    for (const LbMove& m : out.moved) {
+        note_rq_change(m.src);
+        note_rq_change(m.dst);
+    }
+    const Time ipi = cost_time(machine_, Cost::wakeup_ipi);
+    for (CpuId cpu : out.resched) {
+        CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+        const Rq& rq = s_.rq(cpu);
+        if (cpu == exec_cpu) {
+            // The balancing CPU sees its own pull when it is done.
+            if (rq.curr != kNoTask)
+                c.need_resched = true;
+            continue;
+        }
+        if (rq.curr == kNoTask) {
+            if (c.resched_pending || rq.ttwu_pending > 0)
+                continue;
+            ++metrics_.ipis;
+            kick_cpu(cpu, delay + ipi + idle_exit_latency(cpu));
+            continue;
+        }
+        c.need_resched = true;
+        if (!c.resched_pending)
+            ++metrics_.ipis;
+        kick_cpu(cpu, delay + ipi);
+    }
+    for (const LbActiveRequest& r : out.active) {
+        ++metrics_.ipis;
+        events_.push({s_.now + delay + ipi, 0, kActiveBalance, r.busiest, 0, 0});
+    }
+}
+
+// The nohz balancer's kick arrives: balance for every tickless idle CPU,
+// then run what was pulled here, or go back to idle.
+void Simulator::on_nohz_kick(CpuId cpu)
+{
+    CpuLbState& c = lb_.cpu(cpu);
+    const unsigned flags = c.nohz_flags & (NOHZ_KICK_MASK | NOHZ_NEWILB_KICK);
+    c.nohz_flags &= ~(NOHZ_KICK_MASK | NOHZ_NEWILB_KICK);
+    const Rq& rq = s_.rq(cpu);
+    // Busy again by the time the IPI lands: the kick is dropped.
+    if (!idle_cpu(rq) || !(flags & NOHZ_KICK_MASK))
+        return;
+    LbOutcome out;
+    nohz_idle_balance(s_, lb_, cpu, flags, out);
+    apply_balance(out, cpu, out.cost);
+    if (rq.curr == kNoTask && rq.cfs.h_nr_queued > 0) {
+        leave_idle(cpu);
+        cpu_[static_cast<std::size_t>(cpu)].overhead_left += out.cost;
+        schedule(cpu, false);
+        return;
+    }
+    reenter_idle(cpu);
+}
+
+// active_load_balance_cpu_stop(): the stopper preempts the busiest CPU's
+// task and pushes one task (from the back of its list, the preempted one
+// included) to the CPU that asked. Two switches and a move, on busiest.
+void Simulator::on_active_balance(CpuId busiest)
+{
+    CpuLbState& b = lb_.cpu(busiest);
+    const CpuId target = b.push_cpu;
+    b.active_balance = false;
+    b.push_cpu = kNoCpu;
+    Rq& rq = s_.rq(busiest);
+    CpuExec& c = cpu_[static_cast<std::size_t>(busiest)];
+    if (target == kNoCpu || rq.cfs.h_nr_queued == 0)
+        return;
+    const TaskId curr = rq.curr;
+    const TaskId p = active_balance_pick(s_, lb_, busiest, target);
+    const Time stopper = cost_time(machine_, Cost::context_switch) + lb_.cost_per_move;
+    LbOutcome out;
+    if (p != kNoTask)
+        out.moved.push_back({p, busiest, target});
+
+    if (curr == kNoTask) {
+        // Idle with work queued (its wakeup kick in flight): the stopper's
+        // wakeup brings it out of idle.
+        if (p != kNoTask && detach_task(s_, lb_, p, target) && attach_task(s_, lb_, p, target))
+            out.resched.push_back(target);
+        apply_balance(out, busiest, Time());
+        leave_idle(busiest);
+        schedule(busiest, false);
+        return;
+    }
+    settle_progress(busiest);
+    c.overhead_left += stopper;
+    if (p != curr) {
+        if (p != kNoTask && detach_task(s_, lb_, p, target) && attach_task(s_, lb_, p, target))
+            out.resched.push_back(target);
+        apply_balance(out, busiest, Time());
+        schedule(busiest, true);
+        return;
+    }
+    // The running task itself: busiest puts it away and picks again before
+    // it is attached to target.
+    detach_task(s_, lb_, p, target);
+    s_.task(p).state = TaskState::Runnable;
+    task_[static_cast<std::size_t>(p)].runnable_since = s_.now;
+    c.need_resched = false;
+    const TaskId next = pick_next_task_fair(s_, busiest);
+    lb_task_picked(s_, lb_, busiest, next);
+    if (attach_task(s_, lb_, p, target))
+        out.resched.push_back(target);
+    apply_balance(out, busiest, Time());
+    finish_schedule(busiest, p, next, true);
 }
 
 // ---------------------------------------------------------------------------
@@ -493,9 +721,11 @@ void Simulator::note_rq_change(CpuId cpu)
     flag = waiting;
 }
 
+// Every enqueue of a wakeup or fork comes through here (ttwu.cpp).
 void Simulator::mark_runnable(TaskId p)
 {
     task_[static_cast<std::size_t>(p)].runnable_since = s_.now;
+    lb_task_enqueued(s_, lb_, p);
 }
 
 }  // namespace wb

@@ -4,9 +4,12 @@
 // It owns the machine, its sched domains, the kernel state (SchedState), the
 // event queue and the workload, and plays the parts of kernel/sched/core.c
 // that decide when things happen: try_to_wake_up() and its wake lists and
-// IPIs, schedule() and context switches, the tick, idle entry and exit.
-// What the fair class decides (where a task goes, who runs next) is asked of
-// fair_select.h and eevdf.h.
+// IPIs, schedule() and context switches, the tick, idle entry and exit, and
+// the load balancer's triggers: the periodic balance from the tick, nohz
+// idle balancing on an idle CPU the tick kicks, newly-idle balancing in
+// schedule(), and the stopper's active push. What the fair class decides
+// (where a task goes, who runs next, what to pull) is asked of
+// fair_select.h, eevdf.h and load_balance.h.
 //
 // Time advances only through events; every cost comes from the machine's
 // cost model (docs/model.md gives the formulas). A run is single-threaded
@@ -26,6 +29,7 @@
 #include "metrics/run_metrics.h"
 #include "sched/fair_select.h"
 #include "sched/features.h"
+#include "sched/load_balance.h"
 #include "sched/sched_state.h"
 #include "topology/machine.h"
 #include "topology/sched_domains.h"
@@ -33,11 +37,16 @@
 
 namespace wb {
 
+class PlacementPolicy;
+
 struct SimOptions {
     std::uint64_t seed = 1;
     FeatureSet features;
     DomainOptions domains;
     Time time_limit = Time::s(3600);  // stop a run that never finishes
+    // The placement change the run is made under (policies/); null is
+    // mainline. Not owned: it must outlive the Simulator.
+    const PlacementPolicy* policy = nullptr;
 };
 
 class Simulator final : public Kernel {
@@ -62,6 +71,7 @@ public:
     bool finished() const { return finished_; }
     Time elapsed() const { return end_time_; }  // when the workload completed (or now, if not yet)
     const SchedState& state() const { return s_; }
+    const LoadBalanceState& load_balance() const { return lb_; }
     const RunMetrics& metrics() const { return metrics_; }
     const Workload& workload() const { return *workload_; }
     std::uint64_t wakeup_count() const { return wakeup_seq_; }
@@ -75,7 +85,7 @@ public:
     Rng& rng() override { return rng_; }
 
 private:
-    enum EventKind { kSegmentEnd, kWakeupArrive, kResched, kTick };
+    enum EventKind { kSegmentEnd, kWakeupArrive, kResched, kTick, kNohzKick, kActiveBalance };
 
     // What a CPU is doing beyond its runqueue: the segment it executes.
     struct CpuExec {
@@ -90,6 +100,7 @@ private:
         bool resched_pending = false;  // a kResched is in flight (idle CPU being kicked)
         Time tick_phase;               // offset of this CPU's tick from time 0
         Time last_change;              // for busy/idle accounting
+        Time gov_since;                // when the current idle state was entered
         // The cpuidle governor's memory: the last idle periods, as the
         // menu governor's typical-interval detection keeps them.
         std::array<std::int64_t, 8> idle_history{};
@@ -114,7 +125,13 @@ private:
     void on_wakeup_arrive(CpuId cpu, TaskId p);
     void on_resched(CpuId cpu);
     void on_tick(CpuId cpu);
-    void sched_balance_stats(CpuId cpu);
+    void on_nohz_kick(CpuId cpu);
+    void on_active_balance(CpuId cpu);
+
+    // Load balancing (load_balance.h) and what its outcome asks of the engine.
+    Time sched_balance_trigger(CpuId cpu);
+    int newidle_balance(CpuId cpu, Time* cost);
+    void apply_balance(const LbOutcome& out, CpuId exec_cpu, Time delay);
 
     // Execution of the running task's steps.
     void run_next_step(CpuId cpu);
@@ -126,8 +143,11 @@ private:
 
     // core.c: scheduling.
     void schedule(CpuId cpu, bool preempted);
+    void finish_schedule(CpuId cpu, TaskId prev, TaskId next, bool preempted);
     void context_switch(CpuId cpu, TaskId prev, TaskId next);
     void go_idle(CpuId cpu);
+    void pick_idle_state(CpuId cpu);
+    void reenter_idle(CpuId cpu);
     void leave_idle(CpuId cpu);
     void kick_cpu(CpuId cpu, Time delay);
     void arm_tick(CpuId cpu);
@@ -146,6 +166,8 @@ private:
     Machine machine_;
     SchedDomains domains_;
     SchedState s_;
+    LoadBalanceState lb_;
+    LbOutcome newidle_out_;
     std::unique_ptr<Workload> workload_;
     SimOptions opt_;
     Rng rng_;
@@ -162,9 +184,8 @@ private:
     Time end_time_;
     Time tick_period_;
     int idle_cpus_ = 0;
-    int waiting_cpus_ = 0;          // CPUs with runnable tasks waiting behind curr
-    std::vector<char> waiting_;     // per CPU: counted in waiting_cpus_
-    std::vector<Time> next_stats_;  // per domain id: when its next balance statistics pass is due
+    int waiting_cpus_ = 0;       // CPUs with runnable tasks waiting behind curr
+    std::vector<char> waiting_;  // per CPU: counted in waiting_cpus_
     Time last_waiting_change_;
 };
 

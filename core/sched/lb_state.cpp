@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The load balancer's state (load_balance.h): what sd_init() and the group
+// builders give each CPU's domains and each group, the helpers every part
+// of the balancer shares, and rq->cfs_tasks, the order in which the balancer
+// considers a runqueue's tasks, kept from what the engine reports.
+#include <algorithm>
+
+#include "policies/placement_policy.h"
+#include "sched/lb_util.h"
+
+namespace wb {
+
+namespace {
+
+// The CPUs of the group whose own group it is: for a non-overlapping level
+// the whole span; for overlapping NUMA groups those whose child domain is
+// the group (build_balance_mask()).
+CpuMask build_balance_mask(const SchedDomains& d, const SchedDomain& sd, const SchedGroup& g, int nr_cpus)
+{
+    CpuMask mask(nr_cpus);
+    g.span.for_each([&](CpuId i) {
+        const std::vector<int>& chain = d.domains_of(i);
+        for (std::size_t pos = 0; pos < chain.size(); ++pos) {
+            if (d.domain(chain[pos]).level != sd.level)
+                continue;
+            const bool own = pos > 0 ? d.domain(chain[pos - 1]).span == g.span : g.span.weight() == 1;
+            if (own)
+                mask.set(i);
+            break;
+        }
+    });
+    return mask.empty() ? g.span : mask;
+}
+
+// sg->flags: the flags of the child domain the group is, as kept when
+// degenerate levels are dropped; a group of one CPU has none.
+unsigned group_flags(const SchedDomains& d, const SchedDomain& sd, const SchedGroup& g, CpuId cpu)
+{
+    const std::vector<int>& chain = d.domains_of(cpu);
+    unsigned flags = 0;
+    for (int id : chain) {
+        const SchedDomain& child = d.domain(id);
+        if (child.level >= sd.level)
+            break;
+        if (child.span == g.span)
+            flags = child.flags;
+    }
+    return flags;
+}
+
+int count_cores(const Machine& m, const CpuMask& span)
+{
+    std::vector<int> cores;
+    span.for_each([&](CpuId i) { cores.push_back(m.cpus[static_cast<std::size_t>(i)].core); });
+    std::sort(cores.begin(), cores.end());
+    return static_cast<int>(std::unique(cores.begin(), cores.end()) - cores.begin());
+}
+
+}  // namespace
+
+// --- Helpers every part of the balancer shares --------------------------------------
+
+bool sched_asym_prefer(const SchedState& s, int sd, CpuId a, CpuId b)
+{
+    if (s.policy) {
+        if (const std::optional<bool> prefer = s.policy->sched_asym_prefer(s, sd, a, b))
+            return *prefer;
+    }
+    return s.machine->cpus[static_cast<std::size_t>(a)].asym_prio >
+           s.machine->cpus[static_cast<std::size_t>(b)].asym_prio;
+}
+
+bool sched_use_asym_prio(const SchedState& s, int sd, CpuId cpu)
+{
+    const SchedDomain& d = s.domains->domain(sd);
+    if (!(d.flags & SD_ASYM_PACKING))
+        return false;
+    if (!s.domains->sched_smt_active())
+        return true;
+    return (d.flags & SD_SHARE_CPUCAPACITY) || is_core_idle(s, cpu);
+}
+
+std::uint64_t lb_jiffies(const SchedState& s)
+{
+    return s.jiffies() + 3600 * static_cast<std::uint64_t>(lb_hz(s));
+}
+
+std::uint64_t msecs_to_jiffies(const SchedState& s, std::uint64_t ms)
+{
+    const auto hz = static_cast<std::uint64_t>(lb_hz(s));
+    return (ms * hz + 999) / 1000;
+}
+
+// --- rq->cfs_tasks ------------------------------------------------------------------
+
+void list_remove(LoadBalanceState& lb, TaskId p)
+{
+    const auto idx = static_cast<std::size_t>(p);
+    const CpuId cpu = lb.list_cpu[idx];
+    if (cpu == kNoCpu)
+        return;
+    CpuLbState& c = lb.cpu(cpu);
+    std::vector<TaskId>& tasks = c.cfs_tasks;
+    // Most often the task just picked or queued: the head.
+    for (std::size_t i = tasks.size(); i-- > 0;) {
+        if (tasks[i] == p) {
+            tasks.erase(tasks.begin() + static_cast<std::ptrdiff_t>(i));
+            break;
+        }
+    }
+    if (lb.list_delayed[idx]) {
+        lb.list_delayed[idx] = 0;
+        --c.delayed_in_list;
+    }
+    lb.list_cpu[idx] = kNoCpu;
+}
+
+// list_add() at the head: the back of the vector.
+void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu)
+{
+    std::vector<TaskId>& tasks = lb.cpu(cpu).cfs_tasks;
+    if (lb.list_cpu[static_cast<std::size_t>(p)] == cpu && !tasks.empty() && tasks.back() == p) {
+        if (lb.list_delayed[static_cast<std::size_t>(p)]) {
+            lb.list_delayed[static_cast<std::size_t>(p)] = 0;
+            --lb.cpu(cpu).delayed_in_list;
+        }
+        return;
+    }
+    list_remove(lb, p);
+    lb.cpu(cpu).cfs_tasks.push_back(p);
+    lb.list_cpu[static_cast<std::size_t>(p)] = cpu;
+}
+
+void list_prune(const SchedState& s, LoadBalanceState& lb, CpuId cpu)
+{
+    std::vector<TaskId>& tasks = lb.cpu(cpu).cfs_tasks;
+    for (std::size_t i = 0; i < tasks.size();) {
+        const Task& t = s.task(tasks[i]);
+        if (t.cpu == cpu && t.se.on_rq) {
+            ++i;
+            continue;
+        }
+        list_remove(lb, tasks[i]);
+    }
+}
+
+// --- State ----------------------------------------------------------------------------
+
+LoadBalanceState make_load_balance_state(const SchedState& s)
+{
+    const SchedDomains& d = *s.domains;
+    const Machine& m = *s.machine;
+    const int n = m.nr_cpus();
+    LoadBalanceState lb;
+    lb.cpus.resize(static_cast<std::size_t>(n));
+    lb.nohz.idle_cpus_mask = CpuMask(n);
+    lb.max_load_balance_interval =
+        std::max<std::uint64_t>(1, static_cast<std::uint64_t>(lb_hz(s)) * static_cast<std::uint64_t>(n) / 10);
+    lb.cost_per_cpu = Time::ns(static_cast<std::int64_t>(m.costs[Cost::remote_rq_access]));
+    lb.cost_per_move = lb.cost_per_cpu * 2;
+
+    for (CpuId cpu = 0; cpu < n; ++cpu) {
+        CpuLbState& c = lb.cpu(cpu);
+        const std::vector<int>& chain = d.domains_of(cpu);
+        c.sd.resize(chain.size());
+        c.local_group.resize(chain.size());
+        for (std::size_t pos = 0; pos < chain.size(); ++pos) {
+            const SchedDomain& sd = d.domain(chain[pos]);
+            c.sd[pos].balance_interval = static_cast<unsigned>(sd.balance_interval);
+            // This CPU's group is its child domain (itself at the bottom).
+            const CpuMask own = pos > 0 ? d.domain(chain[pos - 1]).span : CpuMask::of(n, {cpu});
+            int local = -1;
+            for (std::size_t k = 0; k < sd.groups.size() && local < 0; ++k)
+                if (d.group(sd.groups[k]).span == own)
+                    local = static_cast<int>(k);
+            for (std::size_t k = 0; k < sd.groups.size() && local < 0; ++k)
+                if (d.group(sd.groups[k]).span.test(cpu))
+                    local = static_cast<int>(k);
+            c.local_group[pos] = std::max(local, 0);
+        }
+    }
+
+    lb.groups.resize(d.domains().size());
+    for (std::size_t id = 0; id < d.domains().size(); ++id) {
+        const SchedDomain& sd = d.domains()[id];
+        for (int gid : sd.groups) {
+            const SchedGroup& g = d.group(gid);
+            GroupLbInfo info;
+            info.balance_mask = build_balance_mask(d, sd, g, n);
+            info.flags = group_flags(d, sd, g, info.balance_mask.first());
+            info.cores = count_cores(m, g.span);
+            g.span.for_each([&](CpuId i) {
+                if (info.asym_prefer_cpu == kNoCpu ||
+                    sched_asym_prefer(s, static_cast<int>(id), i, info.asym_prefer_cpu))
+                    info.asym_prefer_cpu = i;
+            });
+            lb.groups[id].push_back(std::move(info));
+        }
+    }
+    lb.list_cpu.assign(s.tasks.size(), kNoCpu);
+    lb.list_delayed.assign(s.tasks.size(), 0);
+    lb.max_allowed_capacity.assign(s.tasks.size(), -1);
+    return lb;
+}
+
+LbEnv make_lb_env(const SchedState& s, CpuId balance_cpu, int sd_pos, CpuIdleType idle)
+{
+    LbEnv env;
+    env.sd_pos = sd_pos;
+    env.sd = domain_id(s, balance_cpu, sd_pos);
+    env.balance_cpu = balance_cpu;
+    env.dst_cpu = balance_cpu;
+    env.idle = idle;
+    env.cpus = s.domains->domain(env.sd).span;
+    return env;
+}
+
+// --- What the engine reports -----------------------------------------------------------------
+
+void lb_task_created(LoadBalanceState& lb, TaskId p)
+{
+    const auto idx = static_cast<std::size_t>(p);
+    if (lb.list_cpu.size() <= idx) {
+        lb.list_cpu.resize(idx + 1, kNoCpu);
+        lb.list_delayed.resize(idx + 1, 0);
+        lb.max_allowed_capacity.resize(idx + 1, -1);
+    }
+}
+
+void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p)
+{
+    const Task& t = s.task(p);
+    const auto idx = static_cast<std::size_t>(p);
+    if (lb.list_cpu[idx] == t.cpu && lb.list_delayed[idx]) {
+        // Woken in place: it never left the list.
+        lb.list_delayed[idx] = 0;
+        --lb.cpu(t.cpu).delayed_in_list;
+    } else {
+        list_add_head(lb, p, t.cpu);
+    }
+    // add_nr_running(): a second runnable task makes the root domain overloaded.
+    if (s.rq(t.cpu).nr_running >= 2)
+        lb.overloaded = true;
+}
+
+void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool delayed)
+{
+    const auto idx = static_cast<std::size_t>(p);
+    if (!delayed) {
+        list_remove(lb, p);
+        return;
+    }
+    if (lb.list_cpu[idx] == cpu && !lb.list_delayed[idx]) {
+        lb.list_delayed[idx] = 1;
+        ++lb.cpu(cpu).delayed_in_list;
+    }
+}
+
+void lb_task_picked(const SchedState& s, LoadBalanceState& lb, CpuId cpu, TaskId p)
+{
+    CpuLbState& c = lb.cpu(cpu);
+    if (c.delayed_in_list) {
+        std::vector<TaskId>& tasks = c.cfs_tasks;
+        for (std::size_t i = 0; i < tasks.size();) {
+            const TaskId q = tasks[i];
+            const Task& t = s.task(q);
+            if (lb.list_delayed[static_cast<std::size_t>(q)] && (!t.se.on_rq || t.cpu != cpu))
+                list_remove(lb, q);
+            else
+                ++i;
+        }
+    }
+    // set_next_task_fair(): the picked task goes to the head.
+    if (p != kNoTask && s.task(p).se.on_rq)
+        list_add_head(lb, p, cpu);
+}
+
+}  // namespace wb
