@@ -48,7 +48,7 @@ Args parse_args(const std::vector<std::string>& argv, const std::vector<OptionSp
         const OptionSpec* spec = find_spec(specs, name);
         if (!spec)
             throw UsageError(command + ": unknown option '--" + name + "'; valid options: " + valid_list(specs));
-        if (args.has(name))
+        if (args.has(name) && !spec->repeatable)
             throw UsageError(command + ": option '--" + name + "' is given twice");
         std::string value;
         switch (spec->value) {
@@ -72,6 +72,8 @@ Args parse_args(const std::vector<std::string>& argv, const std::vector<OptionSp
             break;
         }
         args.options[name] = value;
+        if (spec->repeatable)
+            args.repeated[name].push_back(value);
     }
     return args;
 }

@@ -26,10 +26,12 @@ struct OptionSpec {
     Value value = Value::None;
     std::string value_name;  // for help: "FILE", "LIST"
     std::string help;
+    bool repeatable = false;  // may be given several times; all values kept in order
 };
 
 struct Args {
     std::map<std::string, std::string> options;  // present options; "" for flags and absent optional values
+    std::map<std::string, std::vector<std::string>> repeated;  // every value of a repeatable option, in order
     std::vector<std::string> positionals;
 
     bool has(const std::string& name) const { return options.count(name) != 0; }
