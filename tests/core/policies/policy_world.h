@@ -24,7 +24,7 @@ struct World {
     SchedDomains d;
     SchedState s;
 
-    explicit World(std::string_view spec, const DomainOptions& opt = {})
+    explicit World(std::string_view spec, DomainOptions opt = {})
         : m(parse_synthetic(spec)), d(SchedDomains::build(m, opt)), s(make_sched_state(m, d, FeatureSet()))
     {
         for (std::size_t id = 0; id < d.domains().size(); ++id)
