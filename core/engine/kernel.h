@@ -34,6 +34,12 @@ public:
     virtual void wake_up_new_task(TaskId p, CpuId parent_cpu) = 0;
     // try_to_wake_up() from the task whose step is completing (the waker).
     virtual void wake_up(TaskId p, unsigned int wake_flags) = 0;
+    // try_to_wake_up() from an interrupt (or softirq) on `cpu`: the waker is
+    // whatever that CPU was running, possibly the idle task, and the wakeup
+    // is not in task context. Its handling time delays the interrupted task.
+    virtual void wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags) = 0;
+    // Calls Workload::on_timer(token) at `at` (not before now).
+    virtual void start_timer(Time at, std::int64_t token) = 0;
 
     virtual Time now() const = 0;
     virtual const Machine& machine() const = 0;

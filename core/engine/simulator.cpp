@@ -166,7 +166,19 @@ void Simulator::dispatch(const Event& e)
     case kActiveBalance:
         on_active_balance(cpu);
         break;
+    case kSleepTimer:
+        // The task's hrtimer fires on the CPU that armed it.
+        wake_up_from_irq(static_cast<TaskId>(e.arg), cpu, 0);
+        break;
+    case kWorkloadTimer:
+        workload_->on_timer(*this, e.arg);
+        break;
     }
+}
+
+void Simulator::start_timer(Time at, std::int64_t token)
+{
+    events_.push({std::max(at, s_.now), 0, kWorkloadTimer, 0, 0, token});
 }
 
 // ---------------------------------------------------------------------------
@@ -264,7 +276,7 @@ void Simulator::run_next_step(CpuId cpu)
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     switch (step.kind) {
     case Step::Kind::Compute:
-        t.work_left = step.work;
+        t.work_left = step.time;
         t.in_step = true;
         if (c.need_resched) {
             schedule(cpu, true);
@@ -272,11 +284,22 @@ void Simulator::run_next_step(CpuId cpu)
         }
         start_segment(cpu);
         return;
+    case Step::Kind::Sleep:
+        events_.push({s_.now + step.time, 0, kSleepTimer, cpu, 0, p});
+        [[fallthrough]];
     case Step::Kind::Block:
         t.blocked = true;
         s_.task(p).state = TaskState::Sleeping;
         ++metrics_.voluntary_switches;
         schedule(cpu, false);
+        return;
+    case Step::Kind::Yield:
+        // yield_task_fair(): charge the run so far and push the deadline a
+        // slice further, so that any other eligible task goes first.
+        update_curr(s_, cpu);
+        s_.task(p).se.deadline += static_cast<std::int64_t>(calc_delta_fair(s_.task(p).se.slice, s_.task(p).se));
+        t.blocked = true;  // the next run starts with next_step(), after sched_yield() returns
+        schedule(cpu, true);
         return;
     case Step::Kind::Exit:
         s_.task(p).state = TaskState::Dead;

@@ -80,12 +80,23 @@ public:
     TaskId create_task(const TaskSpec& spec) override;
     void wake_up_new_task(TaskId p, CpuId parent_cpu) override;
     void wake_up(TaskId p, unsigned int wake_flags) override;
+    void wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags) override;
+    void start_timer(Time at, std::int64_t token) override;
     Time now() const override { return s_.now; }
     const Machine& machine() const override { return machine_; }
     Rng& rng() override { return rng_; }
 
 private:
-    enum EventKind { kSegmentEnd, kWakeupArrive, kResched, kTick, kNohzKick, kActiveBalance };
+    enum EventKind {
+        kSegmentEnd,
+        kWakeupArrive,
+        kResched,
+        kTick,
+        kNohzKick,
+        kActiveBalance,
+        kSleepTimer,
+        kWorkloadTimer
+    };
 
     // What a CPU is doing beyond its runqueue: the segment it executes.
     struct CpuExec {
@@ -179,6 +190,7 @@ private:
     RecordSink sink_;
     std::uint64_t wakeup_seq_ = 0;
     CpuId current_cpu_ = kNoCpu;  // the CPU whose task is in next_step(): the waker for wake_up()
+    bool in_irq_ = false;         // wake_up() runs from an interrupt on current_cpu_
     bool started_ = false;
     bool finished_ = false;
     Time end_time_;

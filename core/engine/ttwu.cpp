@@ -30,7 +30,7 @@ void Simulator::wake_up(TaskId p, unsigned int wake_flags)
     if (pt.state != TaskState::Sleeping)
         return;  // already awake: try_to_wake_up() finds nothing to do
     const CpuId this_cpu = current_cpu_;
-    const WakerContext waker{this_cpu, s_.rq(this_cpu).curr, true};
+    const WakerContext waker{this_cpu, s_.rq(this_cpu).curr, !in_irq_};
     wake_flags |= WF_TTWU;
     ++metrics_.wakeups;
     TaskExec& t = task_[static_cast<std::size_t>(p)];
@@ -75,6 +75,28 @@ void Simulator::wake_up(TaskId p, unsigned int wake_flags)
     rec.chosen = cpu;
     finish_decision(rec);
     ttwu_queue(waker, p, cpu, wake_flags);
+}
+
+void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
+{
+    // The interrupt steals time from whatever runs on `cpu`: settle its
+    // segment, let the wakeup's kernel work count as overhead, resume.
+    const bool busy = s_.rq(cpu).curr != kNoTask;
+    if (busy)
+        settle_progress(cpu);
+    current_cpu_ = cpu;
+    in_irq_ = true;
+    wake_up(p, wake_flags);
+    in_irq_ = false;
+    current_cpu_ = kNoCpu;
+    if (!busy) {
+        cpu_[static_cast<std::size_t>(cpu)].overhead_left = Time();
+        return;
+    }
+    if (cpu_[static_cast<std::size_t>(cpu)].need_resched)
+        schedule(cpu, true);
+    else
+        start_segment(cpu);
 }
 
 // ttwu_queue(): the wake-list condition of ttwu_queue_cond(). A target in
@@ -134,8 +156,11 @@ void Simulator::ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, b
         // An idle target must be woken: a reschedule IPI and its idle exit.
         if (on_target || cpu_[static_cast<std::size_t>(cpu)].resched_pending || rq.ttwu_pending > 0)
             return;
-        ++metrics_.ipis;
-        kick_cpu(cpu, cost_time(machine_, Cost::wakeup_ipi) + idle_exit_latency(cpu));
+        // The interrupt that woke the task is on this very CPU: no IPI, only its idle exit.
+        const bool local = cpu == current_cpu_;
+        if (!local)
+            ++metrics_.ipis;
+        kick_cpu(cpu, (local ? Time() : cost_time(machine_, Cost::wakeup_ipi)) + idle_exit_latency(cpu));
         return;
     }
     // Besides the wakee's own claim, update_curr() inside may have found the

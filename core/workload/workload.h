@@ -8,6 +8,7 @@
 // program would make the system call.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -19,12 +20,20 @@ namespace wb {
 class Kernel;
 
 struct Step {
-    enum class Kind { Compute, Block, Exit };
+    enum class Kind {
+        Compute,  // run for `time` of CPU work at nominal speed (1.0, no SMT contention)
+        Block,    // sleep until another task or an interrupt wakes it
+        Sleep,    // sleep for `time`; a timer interrupt on this CPU wakes it (nanosleep, epoll timeouts)
+        Yield,    // sched_yield(): give up the CPU, stay runnable
+        Exit,
+    };
     Kind kind = Kind::Compute;
-    Time work;  // Compute: CPU time at nominal speed (1.0, no SMT contention)
+    Time time;
 
     static Step compute(Time t) { return {Kind::Compute, t}; }
     static Step block() { return {Kind::Block, Time()}; }
+    static Step sleep(Time t) { return {Kind::Sleep, t}; }
+    static Step yield() { return {Kind::Yield, Time()}; }
     static Step exit() { return {Kind::Exit, Time()}; }
 };
 
@@ -46,6 +55,15 @@ public:
     // Task t is running and its previous step (if any) is complete: apply
     // that step's effects and return the next one.
     virtual Step next_step(Kernel& k, TaskId t) = 0;
+
+    // A timer the workload started with Kernel::start_timer() fired (device
+    // completions, request arrivals). Runs outside any task: wakeups from here
+    // go through Kernel::wake_up_from_irq().
+    virtual void on_timer(Kernel& k, std::int64_t token)
+    {
+        (void)k;
+        (void)token;
+    }
 
     // True once the workload has done what it was asked (loops completed).
     virtual bool done() const = 0;
