@@ -6,6 +6,7 @@
 #include "engine/kernel.h"
 #include "io/input_error.h"
 #include "topology/sd_flags.h"
+#include "workload/workload_params.h"
 
 namespace wb {
 
@@ -116,6 +117,23 @@ std::string PipeWorkload::report(Time elapsed) const
                   static_cast<unsigned long long>(loops_done_), opt_.threads ? "threads" : "processes", secs, us_per_op,
                   static_cast<unsigned long long>(ops_per_sec));
     return buf;
+}
+
+void add_pipe_workloads(std::vector<WorkloadEntry>& catalog)
+{
+    catalog.push_back(
+        {{"pipe",
+          "perf bench sched pipe: two tasks ping-pong a token over a pair of pipes (sync wakeups)",
+          {{"loops", "1000000", "round trips (perf's -l)"},
+           {"threads", "0", "1: two threads of one process (perf's -T); 0: two processes"},
+           {"cpus", "", "cpulist both tasks are pinned to, as taskset -c (empty: all CPUs)"}}},
+         [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
+             PipeOptions o;
+             o.loops = p.count("loops", 1, 1'000'000'000'000ULL);
+             o.threads = p.flag("threads");
+             o.cpus = p.text("cpus");
+             return std::make_unique<PipeWorkload>(o);
+         }});
 }
 
 }  // namespace wb

@@ -6,25 +6,13 @@
 #pragma once
 
 #include <memory>
-#include <string>
 #include <string_view>
 #include <vector>
 
 #include "workload/workload.h"
+#include "workload/workload_params.h"
 
 namespace wb {
-
-struct WorkloadParam {
-    std::string name;
-    std::string default_value;
-    std::string doc;
-};
-
-struct WorkloadInfo {
-    std::string name;
-    std::string summary;
-    std::vector<WorkloadParam> params;
-};
 
 // Every workload this build knows, for `wakesim list workloads` and the GUI.
 const std::vector<WorkloadInfo>& workload_catalog();
