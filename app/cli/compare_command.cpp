@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "engine/batch.h"
 #include "io/comparison_json.h"
+#include "io/scenario_json.h"
 #include "io/topology_library.h"
 #include "metrics/comparison.h"
 #include "metrics/run_summary.h"
@@ -20,6 +21,8 @@ namespace wb::cli {
 namespace {
 
 const std::vector<OptionSpec> kSpecs{
+    {"scenario", Value::Required, "FILE",
+     "take machine, cases, policies, features, seed and runs from a scenario file"},
     {"topology", Value::Required, "MACHINE", "a shipped machine, a machine file or synthetic:..."},
     {"workload", Value::Required, "[LABEL=]SPEC", "a workload case; repeat for several (wakesim list workloads)", true},
     {"policies", Value::Required, "A,B,...", "policies to compare, the first is the reference (default baseline)"},
@@ -73,46 +76,65 @@ std::vector<std::string> split_list(const std::string& text)
 int compare_command(const std::vector<std::string>& argv)
 {
     if (!argv.empty() && (argv[0] == "--help" || argv[0] == "help")) {
-        std::cout << "usage: wakesim compare --topology MACHINE --workload [LABEL=]SPEC... [options]\n"
-                  << describe_options(kSpecs);
+        std::cout
+            << "usage: wakesim compare (--scenario FILE | --topology MACHINE --workload [LABEL=]SPEC...) [options]\n"
+            << describe_options(kSpecs);
         return 0;
     }
     const Args args = parse_args(argv, kSpecs, "compare");
-    if (!args.has("topology") || !args.has("workload") || !args.positionals.empty())
+    // A scenario gives defaults; options given beside it override them.
+    Scenario scenario;
+    std::string machine_spec;
+    if (auto path = args.get("scenario")) {
+        scenario = load_scenario_file(*path);
+        machine_spec = scenario_machine_spec(scenario, *path);
+    }
+    if (auto topology = args.get("topology"))
+        machine_spec = *topology;
+    if (args.has("workload")) {
+        scenario.cases.clear();
+        for (const std::string& text : args.repeated.at("workload")) {
+            auto [label, spec] = split_label(text);
+            scenario.cases.push_back({label, spec});
+        }
+    }
+    if (machine_spec.empty() || scenario.cases.empty() || !args.positionals.empty())
         throw UsageError(
-            "compare: expected --topology MACHINE and at least one --workload SPEC\n"
+            "compare: expected --topology MACHINE and at least one --workload SPEC, or --scenario FILE\n"
             "usage: wakesim compare [options]\n" +
             describe_options(kSpecs));
 
     Comparison comparison;
-    for (const std::string& text : args.repeated.at("workload")) {
-        auto [label, spec] = split_label(text);
-        make_workload(spec);  // refuse a bad case before any run starts
-        comparison.cases.push_back(label);
-        comparison.workloads.push_back(spec);
+    for (const ScenarioCase& c : scenario.cases) {
+        make_workload(c.workload);  // refuse a bad case before any run starts
+        comparison.cases.push_back(c.label);
+        comparison.workloads.push_back(c.workload);
     }
-    comparison.policies = split_list(args.get("policies").value_or("baseline"));
+    comparison.policies = args.has("policies")        ? split_list(*args.get("policies"))
+                          : scenario.policies.empty() ? std::vector<std::string>{"baseline"}
+                                                      : scenario.policies;
     if (comparison.policies.empty())
         throw UsageError("compare: --policies: expected at least one policy");
     for (const std::string& p : comparison.policies)
-        make_policy(p);
-    comparison.runs = static_cast<int>(args.has("runs") ? parse_number("runs", *args.get("runs"), 1, 100000) : 20);
+        make_policy(p, "--policies");
+    comparison.runs = static_cast<int>(args.has("runs")       ? parse_number("runs", *args.get("runs"), 1, 100000)
+                                       : args.has("scenario") ? static_cast<std::uint64_t>(scenario.runs)
+                                                              : 20);
     const std::uint64_t first_seed =
-        args.has("seed") ? parse_number("seed", *args.get("seed"), 0, UINT64_MAX - 100000) : 1;
+        args.has("seed") ? parse_number("seed", *args.get("seed"), 0, UINT64_MAX - 100000) : scenario.seed;
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     const int jobs = static_cast<int>(args.has("jobs") ? parse_number("jobs", *args.get("jobs"), 1, 1024) : hw);
     FeatureSet features;
-    if (auto list = args.get("features")) {
-        if (std::string error = features.apply(*list); !error.empty())
-            throw UsageError("compare: --features: " + error);
-    }
+    const std::string feature_list = args.get("features").value_or(scenario.features);
+    if (std::string error = features.apply(feature_list); !error.empty())
+        throw UsageError("compare: --features: " + error);
     std::ofstream json_out, csv_out;
     if (auto path = args.get("json"); path && !(json_out = std::ofstream(*path)))
         throw UsageError("compare: --json '" + *path + "': cannot write this file");
     if (auto path = args.get("csv"); path && !(csv_out = std::ofstream(*path)))
         throw UsageError("compare: --csv '" + *path + "': cannot write this file");
 
-    const Machine machine = resolve_machine(*args.get("topology"));
+    const Machine machine = resolve_machine(machine_spec);
     std::vector<RunRequest> requests;
     for (const std::string& policy : comparison.policies)
         for (const std::string& workload : comparison.workloads)

@@ -41,6 +41,9 @@ public:
     // Calls Workload::on_timer(token) at `at` (not before now).
     virtual void start_timer(Time at, std::int64_t token) = 0;
 
+    // task_cpu(p): the CPU p last ran or was queued on; kNoCpu before its first placement.
+    virtual CpuId task_cpu(TaskId p) const = 0;
+
     virtual Time now() const = 0;
     virtual const Machine& machine() const = 0;
     virtual Rng& rng() = 0;

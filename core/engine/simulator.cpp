@@ -99,8 +99,7 @@ TaskId Simulator::create_task(const TaskSpec& spec)
 
 bool Simulator::run()
 {
-    while (run_until(opt_.time_limit)) {
-    }
+    run_until(opt_.time_limit);
     return finished_;
 }
 
@@ -113,7 +112,8 @@ bool Simulator::run_until(Time until)
             go_idle(cpu);
         workload_->setup(*this);
     }
-    while (!finished_ && !events_.empty() && events_.top().at <= until) {
+    const Time stop = std::min(until, opt_.time_limit);
+    while (!finished_ && !events_.empty() && events_.top().at <= stop) {
         const Event e = events_.pop();
         assert(e.at >= s_.now && "time never goes backwards");
         s_.now = e.at;
@@ -126,8 +126,8 @@ bool Simulator::run_until(Time until)
         }
     }
     if (!finished_)
-        end_time_ = std::max(s_.now, std::min(until, opt_.time_limit));
-    return !finished_ && !events_.empty() && s_.now < opt_.time_limit && until >= opt_.time_limit;
+        end_time_ = std::max(s_.now, stop);
+    return !finished_ && !events_.empty() && events_.top().at <= opt_.time_limit;
 }
 
 bool Simulator::step_wakeup()

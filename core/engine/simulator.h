@@ -82,6 +82,7 @@ public:
     void wake_up(TaskId p, unsigned int wake_flags) override;
     void wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags) override;
     void start_timer(Time at, std::int64_t token) override;
+    CpuId task_cpu(TaskId p) const override { return s_.task(p).cpu; }
     Time now() const override { return s_.now; }
     const Machine& machine() const override { return machine_; }
     Rng& rng() override { return rng_; }

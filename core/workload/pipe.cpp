@@ -121,19 +121,18 @@ std::string PipeWorkload::report(Time elapsed) const
 
 void add_pipe_workloads(std::vector<WorkloadEntry>& catalog)
 {
-    catalog.push_back(
-        {{"pipe",
-          "perf bench sched pipe: two tasks ping-pong a token over a pair of pipes (sync wakeups)",
-          {{"loops", "1000000", "round trips (perf's -l)"},
-           {"threads", "0", "1: two threads of one process (perf's -T); 0: two processes"},
-           {"cpus", "", "cpulist both tasks are pinned to, as taskset -c (empty: all CPUs)"}}},
-         [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
-             PipeOptions o;
-             o.loops = p.count("loops", 1, 1'000'000'000'000ULL);
-             o.threads = p.flag("threads");
-             o.cpus = p.text("cpus");
-             return std::make_unique<PipeWorkload>(o);
-         }});
+    catalog.push_back({{"pipe",
+                        "perf bench sched pipe: two tasks ping-pong a token over a pair of pipes (sync wakeups)",
+                        {{"loops", "1000000", "round trips (perf's -l)"},
+                         {"threads", "0", "1: two threads of one process (perf's -T); 0: two processes"},
+                         {"cpus", "", "cpulist both tasks are pinned to, as taskset -c (empty: all CPUs)"}}},
+                       [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
+                           PipeOptions o;
+                           o.loops = p.count("loops", 1, 1'000'000'000'000ULL);
+                           o.threads = p.flag("threads");
+                           o.cpus = p.text("cpus");
+                           return std::make_unique<PipeWorkload>(o);
+                       }});
 }
 
 }  // namespace wb

@@ -1,13 +1,123 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The catalog group of service and compute workloads: io-uring, gemm, web, json.
+#include <memory>
+
+#include "io/workload_json.h"
+#include "workload/gemm.h"
+#include "workload/io_uring.h"
+#include "workload/json_workload.h"
+#include "workload/web.h"
 #include "workload/workload_params.h"
 
 namespace wb {
 
+namespace {
+
+constexpr std::uint64_t kMaxCount = 1'000'000'000'000ULL;
+
+void add_io_uring(std::vector<WorkloadEntry>& catalog)
+{
+    catalog.push_back(
+        {{"io-uring",
+          "stress-ng --io-uring: instances submit I/O and sleep; the completion interrupt on the submitting CPU "
+          "wakes its kworker, which wakes the instance (per-CPU kthread wakeups)",
+          {{"instances", "0", "stressor instances (stress-ng's --io-uring N); 0: one per CPU"},
+           {"latency", "20us", "device completion latency of each I/O"},
+           {"work", "2us", "submission work per I/O, besides the system call"},
+           {"ops", "0", "stop each instance after this many I/Os (--io-uring-ops); 0: no limit"},
+           {"timeout", "1s", "stop after this much simulated time (--timeout)"}}},
+         [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
+             IoUringOptions o;
+             o.instances = p.count("instances", 0, 100000);
+             o.latency = p.duration("latency");
+             o.work = p.duration("work");
+             o.ops = p.count("ops", 0, kMaxCount);
+             o.timeout = p.duration("timeout");
+             if (o.timeout <= Time())
+                 p.fail("timeout=" + p.text("timeout") + ": expected a duration above 0");
+             return std::make_unique<IoUringWorkload>(o);
+         }});
+}
+
+void add_gemm(std::vector<WorkloadEntry>& catalog)
+{
+    catalog.push_back(
+        {{"gemm",
+          "multithreaded SGEMM: threads compute blocks and meet at a barrier, spinning on sched_yield() while they "
+          "wait",
+          {{"threads", "0", "worker threads; 0: one per core"},
+           {"blocks", "200", "blocks each thread computes"},
+           {"block_flops", "33554432", "floating-point operations per block (2 x 256^3)"},
+           {"flop_rate", "16", "flops per cycle per thread at nominal speed (times the machine's clock_rate)"},
+           {"barrier", "1", "meet at a barrier every this many blocks"}}},
+         [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
+             GemmOptions o;
+             o.threads = p.count("threads", 0, 100000);
+             o.blocks = p.count("blocks", 1, kMaxCount);
+             o.block_flops = p.number("block_flops", 1, 1e18);
+             o.flop_rate = p.number("flop_rate", 0.001, 1e6);
+             o.barrier = p.count("barrier", 1, kMaxCount);
+             return std::make_unique<GemmWorkload>(o);
+         }});
+}
+
+void add_web(std::vector<WorkloadEntry>& catalog)
+{
+    catalog.push_back(
+        {{"web",
+          "request/response service: network interrupts wake an acceptor, which hands requests to workers (sync), "
+          "which call backends (sync) and wait for their replies",
+          {{"rate", "0", "requests/s offered as Poisson arrivals; 0: closed loop at saturation"},
+           {"clients", "64", "outstanding requests of the closed loop (rate=0)"},
+           {"acceptors", "1", "accept threads"},
+           {"workers", "0", "worker threads; 0: one per CPU"},
+           {"backends", "2", "backend server threads"},
+           {"accept_work", "5us", "acceptor work per request"},
+           {"work", "200us", "worker work per request"},
+           {"backend_work", "50us", "backend work per call"},
+           {"duration", "1s", "requests are offered for this long (simulated time)"}}},
+         [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
+             WebOptions o;
+             o.rate = p.number("rate", 0, 1e9);
+             o.clients = p.count("clients", 1, 1'000'000);
+             o.acceptors = p.count("acceptors", 1, 100000);
+             o.workers = p.count("workers", 0, 100000);
+             o.backends = p.count("backends", 1, 100000);
+             o.accept_work = p.duration("accept_work");
+             o.work = p.duration("work");
+             o.backend_work = p.duration("backend_work");
+             o.duration = p.duration("duration");
+             if (o.duration <= Time())
+                 p.fail("duration=" + p.text("duration") + ": expected a duration above 0");
+             return std::make_unique<WebWorkload>(o);
+         }});
+}
+
+// The file is read when the spec is, so a bad file fails before the run.
+void add_json(std::vector<WorkloadEntry>& catalog)
+{
+    catalog.push_back(
+        {{"json",
+          "rt-app-like workload from a JSON file: tasks looping through run, sleep, timer, wait, signal, yield, "
+          "barrier and fork phases (docs/workload-json.md)",
+          {{"file", "", "path of the workload JSON file"}}},
+         [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
+             const std::string path = p.text("file");
+             if (path.empty())
+                 p.fail("file=: expected the path of a workload JSON file (json:file=PATH)");
+             return std::make_unique<JsonWorkload>(load_workload_file(path));
+         }});
+}
+
+}  // namespace
+
 void add_service_workloads(std::vector<WorkloadEntry>& catalog)
 {
-    (void)catalog;
+    add_io_uring(catalog);
+    add_gemm(catalog);
+    add_web(catalog);
+    add_json(catalog);
 }
 
 }  // namespace wb

@@ -111,6 +111,17 @@ TEST(Simulator, RecordingDoesNotChangeTheRun)
     EXPECT_EQ(quiet.json, loud.json);
 }
 
+TEST(Simulator, TheTimeLimitStopsARunThatWouldNotFinish)
+{
+    SimOptions opt;
+    opt.time_limit = Time::ms(1);
+    Simulator sim(teaching(), make_workload("pipe:loops=1000000000"), opt);
+    EXPECT_FALSE(sim.run());
+    EXPECT_FALSE(sim.finished());
+    EXPECT_EQ(sim.elapsed(), Time::ms(1));
+    EXPECT_LE(sim.state().now, Time::ms(1));
+}
+
 TEST(Simulator, BadWorkloadSpecsAreReported)
 {
     EXPECT_THROW(make_workload("pipe:loop=5"), InputError);

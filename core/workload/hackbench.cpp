@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "workload/hackbench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "engine/kernel.h"
+#include "io/input_error.h"
+#include "topology/sd_flags.h"
+
+namespace wb {
+
+HackbenchWorkload::HackbenchWorkload(HackbenchOptions options) : opt_(std::move(options))
+{
+    const std::uint64_t bytes = opt_.pipe ? kPipeCapacityBytes : kSocketCapacityBytes;
+    capacity_ = std::max<std::uint64_t>(1, bytes / std::max<std::uint64_t>(1, opt_.datasize));
+}
+
+void HackbenchWorkload::setup(Kernel& k)
+{
+    const Machine& m = k.machine();
+    // One read or write: the system call, plus pipe_transfer (the cost of a
+    // small pipe copy with its locking) once for the bookkeeping and once per
+    // 4 KiB page copied. A unix socket pays a second pipe_transfer for the
+    // skb it allocates (write) or frees (read) and the socket lock:
+    //   pipe:   syscall + pipe_transfer * (1 + datasize / 4096)
+    //   socket: syscall + pipe_transfer * (2 + datasize / 4096)
+    const double pages = static_cast<double>(opt_.datasize) / 4096.0;
+    const double fixed = opt_.pipe ? 1.0 : 2.0;
+    op_cost_ = Time::ns(std::llround(m.costs[Cost::syscall] + m.costs[Cost::pipe_transfer] * (fixed + pages)));
+
+    CpuMask allowed = m.all_cpus();
+    if (!opt_.cpus.empty()) {
+        CpulistParse parsed = parse_cpulist(opt_.cpus, m.nr_cpus());
+        if (!parsed.ok() || parsed.mask.empty())
+            throw InputError(Diagnostic{
+                "hackbench workload", 0, static_cast<int>(parsed.column), "",
+                "cpus=" + opt_.cpus + ": " + (parsed.ok() ? std::string("expected at least one CPU") : parsed.error)});
+        allowed = parsed.mask;
+    }
+
+    channels_.assign(opt_.groups * opt_.fds, Channel{});
+    // hackbench's main task forks every group's receivers, then its senders;
+    // it sits on the first allowed CPU, where the fork placement starts.
+    const CpuId parent = allowed.first();
+    std::vector<TaskId> created;
+    for (std::size_t g = 0; g < opt_.groups; ++g) {
+        for (int role = 0; role < 2; ++role) {
+            const bool sender = role == 1;
+            for (std::size_t i = 0; i < opt_.fds; ++i) {
+                TaskSpec spec;
+                spec.name = "hackbench-g" + std::to_string(g) + (sender ? "-s" : "-r") + std::to_string(i);
+                spec.group = static_cast<int>(g);
+                spec.cpus_allowed = allowed;
+                Actor a;
+                a.task = k.create_task(spec);
+                a.sender = sender;
+                a.group = g;
+                a.channel = g * opt_.fds + i;
+                if (static_cast<std::size_t>(a.task) >= actor_of_.size())
+                    actor_of_.resize(static_cast<std::size_t>(a.task) + 1, SIZE_MAX);
+                actor_of_[static_cast<std::size_t>(a.task)] = actors_.size();
+                actors_.push_back(a);
+                created.push_back(a.task);
+            }
+        }
+    }
+    for (TaskId t : created)
+        k.wake_up_new_task(t, parent);
+}
+
+Step HackbenchWorkload::next_step(Kernel& k, TaskId t)
+{
+    Actor& a = actors_[actor_of_[static_cast<std::size_t>(t)]];
+    return a.sender ? sender_step(k, a) : receiver_step(k, a);
+}
+
+// A sender writes message n to receiver n % fds of its group, as hackbench's
+// loop over loops, then fds, does.
+Step HackbenchWorkload::sender_step(Kernel& k, Actor& a)
+{
+    if (a.copying) {
+        a.copying = false;
+        Channel& ch = channels_[a.channel];
+        --ch.in_flight;
+        ++ch.queued;
+        ++a.done;
+        if (ch.reader_waiting != kNoTask) {
+            const TaskId reader = ch.reader_waiting;
+            ch.reader_waiting = kNoTask;
+            k.wake_up(reader, WF_SYNC);
+        }
+        // pipe_write() passes the wakeup on to the next waiting writer while
+        // room is left, since a reader only wakes one.
+        if (opt_.pipe && !ch.writers_waiting.empty() && used(ch) < capacity_) {
+            const TaskId next = ch.writers_waiting.front();
+            ch.writers_waiting.pop_front();
+            k.wake_up(next, WF_SYNC);
+        }
+    }
+    if (a.done == opt_.loops * opt_.fds) {
+        ++exited_;
+        return Step::exit();
+    }
+    a.channel = a.group * opt_.fds + a.done % opt_.fds;
+    Channel& ch = channels_[a.channel];
+    if (used(ch) >= capacity_) {
+        ch.writers_waiting.push_back(a.task);
+        return Step::block();
+    }
+    ++ch.in_flight;
+    a.copying = true;
+    return Step::compute(op_cost_);
+}
+
+Step HackbenchWorkload::receiver_step(Kernel& k, Actor& a)
+{
+    Channel& ch = channels_[a.channel];
+    if (a.copying) {
+        a.copying = false;
+        ++a.done;
+        ++delivered_;
+        wake_writers(k, ch, a.freed_full);
+    }
+    if (a.done == opt_.loops * opt_.fds) {
+        ++exited_;
+        return Step::exit();
+    }
+    if (ch.queued == 0) {
+        ch.reader_waiting = a.task;
+        return Step::block();
+    }
+    a.freed_full = used(ch) >= capacity_;
+    --ch.queued;
+    a.copying = true;
+    return Step::compute(op_cost_);
+}
+
+// After a read made room. pipe_read() wakes one exclusive writer, and only
+// if the pipe was full; a unix socket's unix_write_space() wakes every
+// writer once the queue is down to a quarter of sk_sndbuf (unix_writable()).
+// Both use the sync wakeup.
+void HackbenchWorkload::wake_writers(Kernel& k, Channel& ch, bool freed_full)
+{
+    if (ch.writers_waiting.empty())
+        return;
+    if (opt_.pipe) {
+        if (!freed_full)
+            return;
+        const TaskId w = ch.writers_waiting.front();
+        ch.writers_waiting.pop_front();
+        k.wake_up(w, WF_SYNC);
+        return;
+    }
+    if (used(ch) * 4 > capacity_)
+        return;
+    std::deque<TaskId> writers;
+    writers.swap(ch.writers_waiting);
+    for (TaskId w : writers)
+        k.wake_up(w, WF_SYNC);
+}
+
+Headline HackbenchWorkload::headline(Time elapsed) const
+{
+    return {"Time", elapsed.to_seconds(), "s", true};
+}
+
+std::string HackbenchWorkload::report(Time elapsed) const
+{
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "Running in %s mode with %llu groups using %llu file descriptors each (== %llu tasks)\n"
+                  "Each sender will pass %llu messages of %llu bytes\n"
+                  "Time: %.3f\n",
+                  opt_.threads ? "threaded" : "process", static_cast<unsigned long long>(opt_.groups),
+                  static_cast<unsigned long long>(2 * opt_.fds),
+                  static_cast<unsigned long long>(2 * opt_.fds * opt_.groups),
+                  static_cast<unsigned long long>(opt_.loops), static_cast<unsigned long long>(opt_.datasize),
+                  elapsed.to_seconds());
+    return buf;
+}
+
+}  // namespace wb
