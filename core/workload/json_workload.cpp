@@ -15,7 +15,7 @@ namespace {
 
 constexpr Time kNotDue = Time::max();
 
-// The Kernel interface has no task_cpu(); the simulator's state has it.
+// The CPU the task runs on; CPU 0 before its first placement.
 CpuId task_cpu_of(const Kernel& k, TaskId t)
 {
     if (const CpuId cpu = k.task_cpu(t); cpu != kNoCpu)
