@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/scenario_json.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -33,8 +35,12 @@ public:
     }
     void throw_if_any()
     {
-        if (!list_.empty())
-            throw InputError(std::move(list_));
+        if (list_.empty())
+            return;
+        std::stable_sort(list_.begin(), list_.end(), [](const Diagnostic& a, const Diagnostic& b) {
+            return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+        });
+        throw InputError(std::move(list_));
     }
 
 private:

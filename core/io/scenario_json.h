@@ -15,6 +15,7 @@ namespace wb {
 struct ScenarioCase {
     std::string label;     // "same-cpu-79"
     std::string workload;  // "pipe:loops=1000000,cpus=79"
+    friend bool operator==(const ScenarioCase&, const ScenarioCase&) = default;
 };
 
 struct Scenario {

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "io/scenario_json.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "io/input_error.h"
+
+namespace wb {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string error_of(std::string_view text)
+{
+    try {
+        parse_scenario_json(text, "s.json");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(ScenarioJson, TheShippedDefaultScenarioLoads)
+{
+    const Scenario s = load_scenario_file(std::string(WB_SOURCE_DIR) + "/resources/scenarios/altra-pipe.json");
+    EXPECT_EQ(s.machine, "ampere-altra-80");
+    ASSERT_EQ(s.cases.size(), 3u);
+    EXPECT_EQ(s.cases[1].label, "same-cpu-79");
+    EXPECT_EQ(s.cases[1].workload, "pipe:loops=1000000,cpus=79");
+    EXPECT_EQ(s.policies, (std::vector<std::string>{"baseline", "sis-sync-stack", "sync-waker-v3"}));
+    EXPECT_EQ(s.runs, 20);
+}
+
+TEST(ScenarioJson, RoundTrips)
+{
+    Scenario s;
+    s.name = "x";
+    s.machine = "teaching-8";
+    s.cases = {{"one", "pipe:loops=10"}, {"two", "pipe:loops=10,cpus=3"}};
+    s.policies = {"baseline", "sync-waker-v3:smt_check=off"};
+    s.features = "NO_WA_BIAS";
+    s.seed = 9;
+    s.runs = 4;
+    EXPECT_EQ(parse_scenario_json(scenario_to_json(s), "rt"), s);
+}
+
+TEST(ScenarioJson, ReportsEveryProblemWithItsPlace)
+{
+    const std::string msg = error_of(R"({
+  "schema_version": 1,
+  "name": "bad",
+  "machine": "teaching-8",
+  "cases": [{"label": "a", "workload": "pipes"}],
+  "policies": ["baseline", "nope"],
+  "features": "NO_FOO",
+  "runs": 0,
+  "colour": "red"
+})");
+    EXPECT_THAT(msg, HasSubstr("s.json:5:40: /cases/0/workload: unknown workload 'pipes'"));
+    EXPECT_THAT(msg, HasSubstr("s.json:6:28: /policies/1: expected one of baseline, sync-waker-v3"));
+    EXPECT_THAT(msg, HasSubstr("/features: unknown scheduler feature 'FOO'"));
+    EXPECT_THAT(msg, HasSubstr("/runs: expected a whole number of runs from 1 to 100000"));
+    EXPECT_THAT(msg, HasSubstr("/colour: unknown key \"colour\""));
+    // In reading order.
+    EXPECT_LT(msg.find("/cases/0/workload"), msg.find("/colour"));
+}
+
+TEST(ScenarioJson, SyntaxErrorsHaveALineAndColumn)
+{
+    EXPECT_THAT(error_of("{\n  \"name\": \"x\",,\n}"), HasSubstr("s.json:2:15: this is not valid JSON"));
+    EXPECT_THAT(error_of("{\"schema_version\": 1}"), HasSubstr("missing \"name\""));
+}
+
+TEST(ScenarioJson, RelativeMachineFilesAreTakenFromTheScenarioFolder)
+{
+    Scenario s;
+    s.machine = "machines/m.json";
+    EXPECT_EQ(scenario_machine_spec(s, "/a/b/scn.json"), "/a/b/machines/m.json");
+    s.machine = "teaching-8";
+    EXPECT_EQ(scenario_machine_spec(s, "/a/b/scn.json"), "teaching-8");
+}
+
+}  // namespace
+}  // namespace wb
