@@ -21,6 +21,9 @@ struct TaskSpec {
     int nice = 0;
     SchedPolicy policy = SchedPolicy::Normal;
     bool kthread = false;
+    // The address space (process) the task belongs to: tasks with the same
+    // value are threads of one process. -1: a process of its own.
+    int process = -1;
 };
 
 class Kernel {

@@ -89,6 +89,9 @@ TaskId Simulator::create_task(const TaskSpec& spec)
     t.nice = spec.nice;
     t.policy = spec.policy;
     t.kthread = spec.kthread;
+    // Kernel threads have no address space of their own; a task without a
+    // process gets one to itself (ids above any a workload names).
+    t.mm = spec.kthread ? -1 : spec.process >= 0 ? spec.process : 1'000'000 + t.id;
     t.se.slice = static_cast<std::uint64_t>(s_.base_slice());
     set_load_weight(t);
     s_.tasks.push_back(std::move(t));
@@ -269,10 +272,11 @@ void Simulator::on_segment_end(CpuId cpu)
 void Simulator::run_next_step(CpuId cpu)
 {
     const TaskId p = s_.rq(cpu).curr;
-    TaskExec& t = task_[static_cast<std::size_t>(p)];
     current_cpu_ = cpu;
     const Step step = workload_->next_step(*this, p);
     current_cpu_ = kNoCpu;
+    // Taken only now: the step may have created tasks, moving the tables.
+    TaskExec& t = task_[static_cast<std::size_t>(p)];
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     switch (step.kind) {
     case Step::Kind::Compute:
@@ -373,6 +377,13 @@ void Simulator::context_switch(CpuId cpu, TaskId prev, TaskId next)
     set_busy(cpu, true);
     if (next != prev)
         c.overhead_left += cost_time(machine_, Cost::context_switch);
+    // Lazy TLB: kernel threads and the idle task borrow the last address
+    // space, so only a switch into another process pays for it.
+    if (nt.mm >= 0) {
+        if (c.last_mm >= 0 && c.last_mm != nt.mm)
+            c.overhead_left += cost_time(machine_, Cost::address_space_switch);
+        c.last_mm = nt.mm;
+    }
 
     // A task that last ran elsewhere refills its working set from wherever
     // it now comes from.

@@ -109,6 +109,7 @@ private:
         std::uint64_t tick_gen = 0;  // bumped to stop the tick
         bool tick_armed = false;
         bool need_resched = false;
+        int last_mm = -1;  // the address space loaded on this CPU
         bool resched_pending = false;  // a kResched is in flight (idle CPU being kicked)
         Time tick_phase;               // offset of this CPU's tick from time 0
         Time last_change;              // for busy/idle accounting

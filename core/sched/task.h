@@ -59,6 +59,7 @@ struct Task {
     int nice = 0;
     SchedPolicy policy = SchedPolicy::Normal;
     bool kthread = false;  // a per-CPU kthread is a kthread with one allowed CPU
+    int mm = -1;           // address space; switching between different ones costs address_space_switch
     bool exiting = false;  // PF_EXITING
 
     CpuId cpu = kNoCpu;              // task_cpu(p)

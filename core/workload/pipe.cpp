@@ -34,6 +34,7 @@ void PipeWorkload::setup(Kernel& k)
         spec.name = std::string("pipe-") + kind + "-" + std::to_string(i);
         spec.group = i;
         spec.cpus_allowed = allowed;
+        spec.process = opt_.threads ? 0 : -1;  // -T: two threads of one process
         side_[i].task = k.create_task(spec);
         side_[i].in = i == 0 ? 1 : 0;
         side_[i].out = i == 0 ? 0 : 1;

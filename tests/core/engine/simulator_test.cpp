@@ -57,16 +57,25 @@ TEST(Simulator, PinnedPipeCostsExactlyWhatTheCostModelSays)
 {
     // Both tasks on CPU 3: no placement, no IPI, no idle. Each side per round
     // trip: write (syscall + copy), the wakeup, the read's syscall, the
-    // switch away, and the read's copy once woken.
-    // CPU 3 starts in C6 (50 us to leave, once), a few ns per round trip.
+    // switch away (into the other process's address space), and the read's
+    // copy once woken. CPU 3 starts in C6 (50 us to leave, once), a few ns
+    // per round trip.
     const RunOutcome r = simulate(teaching(), "pipe:loops=20000,cpus=3");
     ASSERT_EQ(r.metrics.involuntary_switches, 0u);
-    const double per_side = 100 + 400 + 600 + 100 + 1500 + 400;
+    const double per_side = 100 + 400 + 600 + 100 + 1500 + 200 + 400;
     EXPECT_NEAR(r.us_per_op, 2 * per_side / 1000, 0.005);
     EXPECT_EQ(r.metrics.ipis, 0u);
     // Every wakeup and both forks: one allowed CPU, so no selection at all.
     EXPECT_EQ(r.metrics.wakeups_by_path[static_cast<std::size_t>(WakePath::NotSelected)], r.metrics.wakeups + 2);
     EXPECT_EQ(r.metrics.placement_from_waker[static_cast<std::size_t>(DistanceClass::SameCpu)], r.metrics.wakeups + 2);
+}
+
+TEST(Simulator, PipeThreadsShareAnAddressSpace)
+{
+    // perf's -T: two threads of one process switch without changing address space.
+    const RunOutcome r = simulate(teaching(), "pipe:loops=20000,cpus=3,threads=1");
+    const double per_side = 100 + 400 + 600 + 100 + 1500 + 400;
+    EXPECT_NEAR(r.us_per_op, 2 * per_side / 1000, 0.005);
 }
 
 TEST(Simulator, PipeAcrossTwoCpusPaysTheIpiAndTheShallowIdleExit)
