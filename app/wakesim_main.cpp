@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/args.h"
+#include "cli/bench_command.h"
 #include "cli/compare_command.h"
 #include "cli/list_command.h"
 #include "cli/run_command.h"
@@ -23,6 +24,7 @@ const char* const kUsage =
     "  topology import ...      write a machine file from sysfs or `lscpu -p`\n"
     "  topology check MACHINE   load a machine and report problems\n"
     "  list topologies|workloads|policies|features   what can be named\n"
+    "  bench                    simulated wakeups per second of this build\n"
     "  run --topology M --workload W   simulate a workload (wakesim run --help)\n"
     "  compare --topology M --workload W... --policies A,B --runs N   compare policies over seeds\n"
     "Run `wakesim topology help` for the options.";
@@ -48,9 +50,11 @@ int dispatch(const std::vector<std::string>& args)
         return run_command(rest);
     if (command == "compare")
         return compare_command(rest);
+    if (command == "bench")
+        return bench_command(rest);
     if (command == "list")
         return list_command(rest);
-    throw UsageError("unknown command '" + command + "'; expected topology, run, compare or list\n" + kUsage);
+    throw UsageError("unknown command '" + command + "'; expected topology, run, compare, bench or list\n" + kUsage);
 }
 
 }  // namespace

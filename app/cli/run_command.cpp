@@ -31,6 +31,7 @@ const std::vector<OptionSpec> kSpecs{
     {"json", Value::Required, "FILE", "write the full result as JSON"},
     {"record", Value::Required, "FILE", "write every wakeup's decision record as JSON Lines"},
     {"time-limit", Value::Required, "DURATION", "stop after this much simulated time (default 3600s)"},
+    {"check", Value::None, "", "check the kernel state's invariants during the run (always on in debug builds)"},
 };
 
 std::uint64_t parse_seed(const std::string& text)
@@ -100,6 +101,7 @@ int run_command(const std::vector<std::string>& argv)
 
     SimOptions options;
     options.policy = placement.get();
+    options.check = args.has("check");
     options.seed = args.has("seed") ? parse_seed(*args.get("seed")) : seed;
     if (std::string error = options.features.apply(feature_list); !error.empty())
         throw UsageError("run: --features: " + error);

@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <stdexcept>
+#include <string>
 
 #include "policies/placement_policy.h"
 #include "sched/eevdf.h"
@@ -53,6 +55,10 @@ Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOpt
       opt_(std::move(options)),
       rng_(opt_.seed)
 {
+#ifndef NDEBUG
+    checking_ = true;
+#endif
+    checking_ = checking_ || opt_.check;
     s_ = make_sched_state(machine_, domains_, opt_.features);
     s_.policy = opt_.policy;
     lb_ = make_load_balance_state(s_);
@@ -77,6 +83,69 @@ Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOpt
 }
 
 Simulator::~Simulator() = default;
+
+void Simulator::check_after_event(CpuId cpu)
+{
+    std::string why;
+    const bool all = (metrics_.events & 4095) == 0;
+    bool ok = true;
+    if (all) {
+        ok = check_invariants(&why);
+    } else if (cpu >= 0 && cpu < machine_.nr_cpus()) {
+        ok = check_cfs_invariants(s_, cpu, &why);
+    }
+    if (!ok)
+        throw std::logic_error("invariant broken at " + format_duration(s_.now) + " after event " +
+                               std::to_string(metrics_.events) + ": " + why);
+}
+
+bool Simulator::check_invariants(std::string* why) const
+{
+    auto fail = [&](std::string what) {
+        if (why)
+            *why = std::move(what);
+        return false;
+    };
+    for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
+        if (!check_cfs_invariants(s_, cpu, why))
+            return false;
+    std::vector<unsigned int> pending(static_cast<std::size_t>(machine_.nr_cpus()), 0);
+    for (const Task& t : s_.tasks) {
+        const std::string who = "task " + std::to_string(t.id) + " (" + t.name + ")";
+        if (t.cpu != kNoCpu && !t.cpus_allowed.test(t.cpu))
+            return fail(who + " is on CPU " + std::to_string(t.cpu) + " outside its affinity " +
+                        t.cpus_allowed.to_cpulist());
+        switch (t.state) {
+        case TaskState::Running:
+            if (t.cpu == kNoCpu || s_.rq(t.cpu).curr != t.id)
+                return fail(who + " is Running but not the current task of its CPU");
+            break;
+        case TaskState::Runnable:
+            if (!t.se.on_rq || t.se.sched_delayed)
+                return fail(who + " is Runnable but not queued as runnable");
+            break;
+        case TaskState::Waking:
+            if (t.se.on_rq)
+                return fail(who + " is on a wake list and queued at once");
+            ++pending[static_cast<std::size_t>(t.cpu)];
+            break;
+        case TaskState::Sleeping:
+            if (t.se.on_rq && !t.se.sched_delayed)
+                return fail(who + " sleeps but is queued as runnable");
+            break;
+        case TaskState::Dead:
+            if (t.se.on_rq)
+                return fail(who + " has exited but is still queued");
+            break;
+        }
+    }
+    for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
+        if (s_.rq(cpu).ttwu_pending != pending[static_cast<std::size_t>(cpu)])
+            return fail("CPU " + std::to_string(cpu) + " counts " + std::to_string(s_.rq(cpu).ttwu_pending) +
+                        " pending wakeups but " + std::to_string(pending[static_cast<std::size_t>(cpu)]) +
+                        " tasks wait on its wake list");
+    return true;
+}
 
 TaskId Simulator::create_task(const TaskSpec& spec)
 {
@@ -122,6 +191,8 @@ bool Simulator::run_until(Time until)
         s_.now = e.at;
         ++metrics_.events;
         dispatch(e);
+        if (checking_)
+            check_after_event(e.target);
         if (workload_->done() && !finished_) {
             finished_ = true;
             end_time_ = s_.now;

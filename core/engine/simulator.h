@@ -47,6 +47,10 @@ struct SimOptions {
     // The placement change the run is made under (policies/); null is
     // mainline. Not owned: it must outlive the Simulator.
     const PlacementPolicy* policy = nullptr;
+    // Check the kernel state's invariants as the run goes (always on in
+    // debug builds): the CPU an event touched after every event, everything
+    // every 4096 events. A broken invariant throws std::logic_error.
+    bool check = false;
 };
 
 class Simulator final : public Kernel {
@@ -69,6 +73,11 @@ public:
     bool step_wakeup();
 
     bool finished() const { return finished_; }
+
+    // Every task is on exactly one runqueue or asleep, on a CPU it may use;
+    // the counters equal what they count. On failure returns false and
+    // says what is wrong in *why.
+    bool check_invariants(std::string* why) const;
     Time elapsed() const { return end_time_; }  // when the workload completed (or now, if not yet)
     const SchedState& state() const { return s_; }
     const LoadBalanceState& load_balance() const { return lb_; }
@@ -109,7 +118,7 @@ private:
         std::uint64_t tick_gen = 0;  // bumped to stop the tick
         bool tick_armed = false;
         bool need_resched = false;
-        int last_mm = -1;  // the address space loaded on this CPU
+        int last_mm = -1;              // the address space loaded on this CPU
         bool resched_pending = false;  // a kResched is in flight (idle CPU being kicked)
         Time tick_phase;               // offset of this CPU's tick from time 0
         Time last_change;              // for busy/idle accounting
@@ -173,6 +182,7 @@ private:
     void finish_decision(DecisionRecord& rec);
 
     void note_rq_change(CpuId cpu);
+    void check_after_event(CpuId cpu);
     void close_accounting();
     void mark_runnable(TaskId p);
 
@@ -193,6 +203,7 @@ private:
     std::uint64_t wakeup_seq_ = 0;
     CpuId current_cpu_ = kNoCpu;  // the CPU whose task is in next_step(): the waker for wake_up()
     bool in_irq_ = false;         // wake_up() runs from an interrupt on current_cpu_
+    bool checking_ = false;       // check invariants after events (debug builds, SimOptions::check)
     bool started_ = false;
     bool finished_ = false;
     Time end_time_;

@@ -15,6 +15,7 @@ void pipe_run(benchmark::State& state, const char* machine, const char* workload
 {
     const wb::Machine m = wb::resolve_machine(machine);
     std::uint64_t events = 0;
+    std::uint64_t wakeups = 0;
     for (auto _ : state) {
         wb::Simulator sim(m, wb::make_workload(workload), {});
         std::size_t steps = 0;
@@ -22,17 +23,23 @@ void pipe_run(benchmark::State& state, const char* machine, const char* workload
             sim.set_record_sink([&](const wb::DecisionRecord& r) { steps += r.steps.size(); });
         sim.run();
         events += sim.metrics().events;
+        wakeups += sim.metrics().wakeups;
         benchmark::DoNotOptimize(steps);
     }
     state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+    state.counters["wakeups/s"] = benchmark::Counter(static_cast<double>(wakeups), benchmark::Counter::kIsRate);
 }
 
-BENCHMARK_CAPTURE(pipe_run, altra_pipe_free, "ampere-altra-80", "pipe:loops=20000", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(pipe_run, altra_pipe_free, "ampere-altra-80", "pipe:loops=20000", false)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(pipe_run, altra_pipe_free_recorded, "ampere-altra-80", "pipe:loops=20000", true)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(pipe_run, altra_pipe_pinned, "ampere-altra-80", "pipe:loops=20000,cpus=79", false)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(pipe_run, gnr_pipe_free, "intel-gnr-6768p-2s", "pipe:loops=20000", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(pipe_run, gnr_pipe_free, "intel-gnr-6768p-2s", "pipe:loops=20000", false)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(pipe_run, spr_1000_tasks, "intel-spr-8480-2s", "hackbench:groups=25,fds=20,loops=2", false)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

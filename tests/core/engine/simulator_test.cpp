@@ -103,6 +103,27 @@ TEST(Simulator, SameSeedSameResultsAndRecords)
     EXPECT_EQ(a.records.size(), a.metrics.wakeups + 2);  // + the two forks
 }
 
+TEST(Simulator, DifferentSeedsGiveDifferentRuns)
+{
+    // The seed places each CPU's tick; a run crosses ticks at other moments.
+    const RunOutcome a = simulate(teaching(), "pipe:loops=3000", 1);
+    const RunOutcome b = simulate(teaching(), "pipe:loops=3000", 2);
+    EXPECT_NE(a.json, b.json);
+}
+
+TEST(Simulator, InvariantCheckerFindsABrokenCount)
+{
+    SimOptions opt;
+    opt.check = true;
+    Simulator sim(teaching(), make_workload("pipe:loops=100"), opt);
+    ASSERT_TRUE(sim.run());
+    std::string why;
+    EXPECT_TRUE(sim.check_invariants(&why)) << why;
+    const_cast<SchedState&>(sim.state()).rq(0).ttwu_pending = 5;
+    EXPECT_FALSE(sim.check_invariants(&why));
+    EXPECT_EQ(why, "CPU 0 counts 5 pending wakeups but 0 tasks wait on its wake list");
+}
+
 TEST(Simulator, RecordsSayWhereEachWakeupWentAndWhy)
 {
     const RunOutcome r = simulate(teaching(), "pipe:loops=50", 1, true);
