@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// What the policy tests share: a synthetic machine with its domains and a
-// scheduler state built in place (as in tests/core/sched/fair_select_test),
-// tasks placed by hand, and wakeups run under a policy spec on a copy of
-// the state, so that one state can be woken under baseline and under a
-// policy and the two decisions compared.
+// What the policy tests share: the world of tests/core/sched/sched_world.h
+// (a synthetic machine with its domains and a scheduler state built in
+// place, tasks placed by hand), and wakeups run under a policy spec on a
+// copy of the state, so that one state can be woken under baseline and
+// under a policy and the two decisions compared.
 #pragma once
 
 #include <algorithm>
@@ -17,51 +17,14 @@
 #include "sched/select_idle.h"
 #include "topology/synthetic.h"
 
+#include "../sched/sched_world.h"
+
 namespace wb::test {
 
-struct World {
-    Machine m;
-    SchedDomains d;
-    SchedState s;
-
-    explicit World(std::string_view spec, DomainOptions opt = {})
-        : m(parse_synthetic(spec)), d(SchedDomains::build(m, opt)), s(make_sched_state(m, d, FeatureSet()))
+struct World : SchedWorld {
+    explicit World(std::string_view spec, DomainOptions opt = {}) : SchedWorld(spec, FeatureSet(), opt)
     {
-        for (std::size_t id = 0; id < d.domains().size(); ++id)
-            if (d.domains()[id].has_shared)
-                s.shared[id].nr_idle_scan = d.domains()[id].span_weight;
-    }
-    World(const World&) = delete;
-    World& operator=(const World&) = delete;
-
-    // A sleeping task that last ran on `cpu`, allowed everywhere.
-    TaskId add_task(CpuId cpu)
-    {
-        Task t;
-        t.id = static_cast<TaskId>(s.tasks.size());
-        t.name = "t" + std::to_string(t.id);
-        t.cpus_allowed = m.all_cpus();
-        t.nr_cpus_allowed = m.nr_cpus();
-        t.cpu = cpu;
-        t.wake_cpu = cpu;
-        s.tasks.push_back(t);
-        return t.id;
-    }
-
-    // A new task running on `cpu`.
-    TaskId run_on(CpuId cpu)
-    {
-        const TaskId id = add_task(cpu);
-        Task& t = s.task(id);
-        t.state = TaskState::Running;
-        t.se.on_rq = true;
-        Rq& rq = s.rq(cpu);
-        rq.curr = id;
-        rq.cfs.curr = id;
-        ++rq.nr_running;
-        ++rq.cfs.h_nr_queued;
-        ++rq.cfs.h_nr_runnable;
-        return id;
+        allow_idle_scans();
     }
 
     // One more runnable fair task waiting on `cpu`'s runqueue.
@@ -73,15 +36,6 @@ struct World {
         ++rq.cfs.h_nr_runnable;
     }
 
-    void run_on_all_but(std::initializer_list<CpuId> idle)
-    {
-        for (CpuId c = 0; c < m.nr_cpus(); ++c)
-            if (std::find(idle.begin(), idle.end(), c) == idle.end())
-                run_on(c);
-    }
-
-    int llc(CpuId cpu) const { return d.shortcuts(cpu).sd_llc; }
-    SharedDomainState& shared(int domain) { return s.shared[static_cast<std::size_t>(domain)]; }
     void set_idle_cores_hint(CpuId cpu, bool on) { shared(d.shortcuts(cpu).sd_balance_shared).has_idle_cores = on; }
 
     // The waker running on `cpu` (its current task, in task context).
@@ -129,11 +83,6 @@ inline Pair reciprocal_pair(World& w, CpuId waker_cpu, CpuId prev)
     pair.wakee = w.add_task(prev);
     w.s.task(pair.wakee).last_wakee = pair.waker;
     return pair;
-}
-
-inline WakerContext irq_on(CpuId cpu)
-{
-    return WakerContext{cpu, kNoTask, false};
 }
 
 // The steps a policy (not the kernel) recorded: their function is a

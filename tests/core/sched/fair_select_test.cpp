@@ -12,68 +12,19 @@
 #include "sched/wake_affine.h"
 #include "topology/synthetic.h"
 
+#include "sched_world.h"
+
 namespace wb {
 namespace {
 
-// A machine, its domains and a scheduler state over them, built in place
-// (the state points at the machine and the domains).
-struct World {
-    Machine m;
-    SchedDomains d;
-    SchedState s;
-
-    explicit World(std::string_view spec, const FeatureSet& feats = FeatureSet())
-        : m(parse_synthetic(spec)), d(SchedDomains::build(m)), s(make_sched_state(m, d, feats))
+// The shared world, with idle scans allowed, loads and whole wakeups.
+struct World : test::SchedWorld {
+    explicit World(std::string_view spec, const FeatureSet& feats = FeatureSet()) : SchedWorld(spec, feats)
     {
-        // As after a first periodic balance of an idle machine: scans allowed.
-        for (std::size_t id = 0; id < d.domains().size(); ++id)
-            if (d.domains()[id].has_shared)
-                s.shared[id].nr_idle_scan = d.domains()[id].span_weight;
-    }
-    World(const World&) = delete;
-    World& operator=(const World&) = delete;
-
-    // A sleeping task that last ran on `cpu`, allowed everywhere.
-    TaskId add_task(CpuId cpu)
-    {
-        Task t;
-        t.id = static_cast<TaskId>(s.tasks.size());
-        t.name = "t" + std::to_string(t.id);
-        t.cpus_allowed = m.all_cpus();
-        t.nr_cpus_allowed = m.nr_cpus();
-        t.cpu = cpu;
-        t.wake_cpu = cpu;
-        t.recent_used_cpu = kNoCpu;
-        s.tasks.push_back(t);
-        return t.id;
-    }
-
-    // Puts a new running task on `cpu`.
-    TaskId run_on(CpuId cpu)
-    {
-        const TaskId id = add_task(cpu);
-        Task& t = s.task(id);
-        t.state = TaskState::Running;
-        t.se.on_rq = true;
-        Rq& rq = s.rq(cpu);
-        rq.curr = id;
-        rq.cfs.curr = id;
-        ++rq.nr_running;
-        ++rq.cfs.h_nr_queued;
-        ++rq.cfs.h_nr_runnable;
-        return id;
-    }
-
-    void run_on_all_but(std::initializer_list<CpuId> idle)
-    {
-        for (CpuId c = 0; c < m.nr_cpus(); ++c)
-            if (std::find(idle.begin(), idle.end(), c) == idle.end())
-                run_on(c);
+        allow_idle_scans();
     }
 
     void set_load(CpuId cpu, unsigned long load) { s.rq(cpu).cfs.avg.load_avg = load; }
-    int llc(CpuId cpu) const { return d.shortcuts(cpu).sd_llc; }
-    SharedDomainState& shared(int domain) { return s.shared[static_cast<std::size_t>(domain)]; }
 
     // A wakeup of p by the task running on waker_cpu (or an interrupt, if
     // none runs there).
@@ -85,10 +36,7 @@ struct World {
     }
 };
 
-WakerContext irq_on(CpuId cpu)
-{
-    return WakerContext{cpu, kNoTask, false};
-}
+using test::irq_on;
 
 // --- select_idle_sibling: every early return, in order -------------------------
 

@@ -10,66 +10,17 @@
 #include "sched/fair_util.h"
 #include "topology/synthetic.h"
 
+#include "sched_world.h"
+
 namespace wb {
 namespace {
 
-// A machine, its domains and a scheduler state over them, built in place
-// (the state points at the machine and the domains).
-struct World {
-    Machine m;
-    SchedDomains d;
-    SchedState s;
-
-    explicit World(std::string_view spec, const FeatureSet& feats = FeatureSet())
-        : m(parse_synthetic(spec)), d(SchedDomains::build(m)), s(make_sched_state(m, d, feats))
+// The shared world, with new tasks' recent_used_cpu their CPU.
+struct World : test::SchedWorld {
+    explicit World(std::string_view spec, const FeatureSet& feats = FeatureSet()) : SchedWorld(spec, feats)
     {
+        recent_used_is_prev = true;
     }
-    World(const World&) = delete;
-    World& operator=(const World&) = delete;
-
-    // A sleeping task that last ran on `cpu`, allowed everywhere.
-    TaskId add_task(CpuId cpu)
-    {
-        Task t;
-        t.id = static_cast<TaskId>(s.tasks.size());
-        t.name = "t" + std::to_string(t.id);
-        t.cpus_allowed = m.all_cpus();
-        t.nr_cpus_allowed = m.nr_cpus();
-        t.cpu = cpu;
-        t.wake_cpu = cpu;
-        t.recent_used_cpu = cpu;
-        s.tasks.push_back(t);
-        return t.id;
-    }
-
-    // Puts a new running task on `cpu`.
-    TaskId run_on(CpuId cpu, SchedPolicy policy = SchedPolicy::Normal)
-    {
-        const TaskId id = add_task(cpu);
-        Task& t = s.task(id);
-        t.state = TaskState::Running;
-        t.policy = policy;
-        t.se.on_rq = true;
-        Rq& rq = s.rq(cpu);
-        rq.curr = id;
-        rq.cfs.curr = id;
-        ++rq.nr_running;
-        ++rq.cfs.h_nr_queued;
-        ++rq.cfs.h_nr_runnable;
-        if (policy == SchedPolicy::Idle)
-            ++rq.cfs.h_nr_idle;
-        return id;
-    }
-
-    void run_on_all_but(std::initializer_list<CpuId> idle)
-    {
-        for (CpuId c = 0; c < m.nr_cpus(); ++c)
-            if (std::find(idle.begin(), idle.end(), c) == idle.end())
-                run_on(c);
-    }
-
-    int llc(CpuId cpu) const { return d.shortcuts(cpu).sd_llc; }
-    SharedDomainState& shared(int domain) { return s.shared[static_cast<std::size_t>(domain)]; }
 };
 
 // --- SMT siblings and the wrap cursor -------------------------------------------

@@ -8,51 +8,22 @@
 
 #include "topology/synthetic.h"
 
+#include "sched_world.h"
+
 namespace wb {
 namespace {
 
-// A machine, its domains and a scheduler state over them, built in place
-// (the state points at the machine and the domains).
-struct World {
-    Machine m;
-    SchedDomains d;
-    SchedState s;
-
-    explicit World(Machine machine)
-        : m(std::move(machine)), d(SchedDomains::build(m)), s(make_sched_state(m, d, FeatureSet()))
-    {
-    }
-    explicit World(std::string_view spec) : World(parse_synthetic(spec)) {}
-    World(const World&) = delete;
-    World& operator=(const World&) = delete;
-
-    TaskId add_task(CpuId cpu)
-    {
-        Task t;
-        t.id = static_cast<TaskId>(s.tasks.size());
-        t.name = "t" + std::to_string(t.id);
-        t.cpus_allowed = m.all_cpus();
-        t.nr_cpus_allowed = m.nr_cpus();
-        t.cpu = cpu;
-        t.wake_cpu = cpu;
-        s.tasks.push_back(t);
-        return t.id;
-    }
+// The shared world, with running tasks that load their CPU fully, idle
+// stamps and domains looked up by name.
+struct World : test::SchedWorld {
+    using SchedWorld::SchedWorld;
 
     // A running task on `cpu` keeping it fully used: util, runnable and
     // load of an always-running nice-0 task.
     TaskId run_on(CpuId cpu, unsigned long load = 1024)
     {
-        const TaskId id = add_task(cpu);
-        Task& t = s.task(id);
-        t.state = TaskState::Running;
-        t.se.on_rq = true;
+        const TaskId id = SchedWorld::run_on(cpu);
         Rq& rq = s.rq(cpu);
-        rq.curr = id;
-        rq.cfs.curr = id;
-        ++rq.nr_running;
-        ++rq.cfs.h_nr_queued;
-        ++rq.cfs.h_nr_runnable;
         rq.cfs.avg.load_avg += load;
         rq.cfs.avg.util_avg = 1000;
         rq.cfs.avg.runnable_avg += 1000;

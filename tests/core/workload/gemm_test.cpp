@@ -9,8 +9,12 @@
 #include "topology/synthetic.h"
 #include "workload/workload_spec.h"
 
+#include "workload_test_util.h"
+
 namespace wb {
 namespace {
+
+using test::error_of;
 
 // 4 cores of 2 threads, 3 GHz: a thread does 48 GFLOP/s alone on its core.
 Machine small_machine()
@@ -20,16 +24,6 @@ Machine small_machine()
     m.costs.at(Cost::smt_contention).value = 0.6;
     m.idle_states = {{"C1", 2000, 4000}};
     return m;
-}
-
-std::string error_of(const std::string& spec)
-{
-    try {
-        make_workload(spec);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
 }
 
 // 4.8 Mflop blocks: 100 us each at 48 flops/ns.

@@ -13,49 +13,15 @@
 #include "topology/synthetic.h"
 #include "workload/workload_spec.h"
 
+#include "workload_test_util.h"
+
 namespace wb {
 namespace {
 
-Machine teaching()
-{
-    Machine m = parse_synthetic("llc=2,core=2,smt=2");
-    auto set = [&](Cost c, double v) { m.costs.at(c).value = v; };
-    set(Cost::syscall, 100);
-    set(Cost::pipe_transfer, 400);
-    set(Cost::wakeup_local, 600);
-    set(Cost::context_switch, 1500);
-    set(Cost::wakeup_ipi, 1000);
-    m.idle_states = {{"C1", 2000, 4000}, {"C6", 50000, 400000}};
-    return m;
-}
-
-struct Outcome {
-    std::unique_ptr<Simulator> sim;
-    std::vector<DecisionRecord> wakeups;  // try_to_wake_up()s, forks left out
-    const HackbenchWorkload& hb() const { return dynamic_cast<const HackbenchWorkload&>(sim->workload()); }
-};
-
-Outcome simulate(const std::string& spec)
-{
-    Outcome r;
-    r.sim = std::make_unique<Simulator>(teaching(), make_workload(spec), SimOptions{});
-    r.sim->set_record_sink([&r](const DecisionRecord& d) {
-        if (d.wake_flags & WF_TTWU)
-            r.wakeups.push_back(d);
-    });
-    EXPECT_TRUE(r.sim->run());
-    return r;
-}
-
-std::string error_of(const std::string& spec)
-{
-    try {
-        make_workload(spec);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
+using test::Outcome;
+using test::simulate;
+using test::teaching;
 
 // Task ids follow hackbench's fork order: per group, receivers then senders.
 bool is_sender(TaskId t, int fds)
@@ -68,7 +34,7 @@ TEST(Hackbench, ReadersAndWritersWakeEachOtherWithSyncWakeupsInTheirGroup)
     // Pipes of 2 messages (32 KiB each): senders block on full pipes and
     // the receivers' reads wake them.
     const Outcome r = simulate("hackbench:groups=2,fds=2,loops=10,mode=pipe,datasize=32768");
-    ASSERT_EQ(r.hb().channel_capacity(), 2u);
+    ASSERT_EQ(r.workload<HackbenchWorkload>().channel_capacity(), 2u);
     int sender_wakes_receiver = 0, receiver_wakes_sender = 0;
     for (const DecisionRecord& d : r.wakeups) {
         ASSERT_NE(d.waker, kNoTask) << "every hackbench wakeup is from a task";
@@ -90,7 +56,7 @@ TEST(Hackbench, SocketsLargeEnoughNeverBlockTheSenders)
     // 212992 bytes hold 2129 messages of 100 bytes: more than the 40 each
     // receiver gets, so no receiver ever wakes a sender.
     const Outcome r = simulate("hackbench:groups=1,fds=4,loops=10");
-    EXPECT_EQ(r.hb().channel_capacity(), 2129u);
+    EXPECT_EQ(r.workload<HackbenchWorkload>().channel_capacity(), 2129u);
     ASSERT_FALSE(r.wakeups.empty());
     for (const DecisionRecord& d : r.wakeups) {
         EXPECT_TRUE(is_sender(d.waker, 4));
@@ -110,8 +76,8 @@ TEST(Hackbench, SocketMessagesCostMoreThanPipeMessages)
     // pipe: 100 + 400 * (1 + 100/4096); socket: 100 + 400 * (2 + 100/4096).
     const Outcome pipe = simulate("hackbench:groups=1,fds=2,loops=20,mode=pipe,cpus=3");
     const Outcome sock = simulate("hackbench:groups=1,fds=2,loops=20,mode=socket,cpus=3");
-    EXPECT_EQ(pipe.hb().write_cost(), Time::ns(510));
-    EXPECT_EQ(sock.hb().write_cost(), Time::ns(910));
+    EXPECT_EQ(pipe.workload<HackbenchWorkload>().write_cost(), Time::ns(510));
+    EXPECT_EQ(sock.workload<HackbenchWorkload>().write_cost(), Time::ns(910));
     EXPECT_GT(sock.sim->elapsed(), pipe.sim->elapsed());
     // On one CPU the work adds up: 80 writes and 80 reads, plus switches.
     EXPECT_GT(pipe.sim->elapsed(), Time::ns(160 * 510));

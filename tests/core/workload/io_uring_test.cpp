@@ -9,36 +9,18 @@
 #include "topology/synthetic.h"
 #include "workload/workload_spec.h"
 
+#include "workload_test_util.h"
+
 namespace wb {
 namespace {
 
-Machine small_machine()
-{
-    Machine m = parse_synthetic("llc=2,core=2,smt=2");
-    auto set = [&](Cost c, double v) { m.costs.at(c).value = v; };
-    set(Cost::syscall, 100);
-    set(Cost::pipe_transfer, 400);
-    set(Cost::wakeup_local, 600);
-    set(Cost::context_switch, 1500);
-    set(Cost::wakeup_ipi, 1000);
-    m.idle_states = {{"C1", 2000, 4000}, {"C6", 50000, 400000}};
-    return m;
-}
-
-std::string error_of(const std::string& spec)
-{
-    try {
-        make_workload(spec);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
+using test::teaching;
 
 TEST(IoUring, CompletionInterruptWakesTheSubmittersKworkerWhichWakesTheInstance)
 {
     std::vector<DecisionRecord> records;
-    Simulator sim(small_machine(), make_workload("io-uring:instances=2,ops=5"), {});
+    Simulator sim(teaching(), make_workload("io-uring:instances=2,ops=5"), {});
     sim.set_record_sink([&](const DecisionRecord& r) { records.push_back(r); });
     ASSERT_TRUE(sim.run());
     int irq_wakeups = 0, kworker_wakeups = 0, kthread_path = 0;
@@ -72,7 +54,7 @@ TEST(IoUring, CompletionInterruptWakesTheSubmittersKworkerWhichWakesTheInstance)
 TEST(IoUring, ALoneInstanceIsKeptOnItsCpuByThePerCpuKthreadStep)
 {
     std::vector<DecisionRecord> records;
-    Simulator sim(small_machine(), make_workload("io-uring:instances=1,ops=10"), {});
+    Simulator sim(teaching(), make_workload("io-uring:instances=1,ops=10"), {});
     sim.set_record_sink([&](const DecisionRecord& r) { records.push_back(r); });
     ASSERT_TRUE(sim.run());
     int kthread_path = 0;
@@ -85,7 +67,7 @@ TEST(IoUring, ALoneInstanceIsKeptOnItsCpuByThePerCpuKthreadStep)
 
 TEST(IoUring, EachInstanceDoesItsOpsAndWaitsOutTheLatencyEachTime)
 {
-    Simulator sim(small_machine(), make_workload("io-uring:instances=3,ops=20,latency=50us"), {});
+    Simulator sim(teaching(), make_workload("io-uring:instances=3,ops=20,latency=50us"), {});
     ASSERT_TRUE(sim.run());
     EXPECT_EQ(sim.workload().ops(), 60.0);
     EXPECT_GT(sim.elapsed(), Time::us(20 * 50));
@@ -94,7 +76,7 @@ TEST(IoUring, EachInstanceDoesItsOpsAndWaitsOutTheLatencyEachTime)
 
 TEST(IoUring, TimeoutStopsTheRunInSimulatedTime)
 {
-    Simulator sim(small_machine(), make_workload("io-uring:instances=1,timeout=2ms,latency=100us,work=0us"), {});
+    Simulator sim(teaching(), make_workload("io-uring:instances=1,timeout=2ms,latency=100us,work=0us"), {});
     ASSERT_TRUE(sim.run());
     // Each I/O: the latency plus a few us of syscall, wakeups and switches.
     EXPECT_GE(sim.workload().ops(), 15.0);
@@ -108,7 +90,7 @@ TEST(IoUring, TimeoutStopsTheRunInSimulatedTime)
 
 TEST(IoUring, ReportsInStressNgMetricsLayout)
 {
-    Simulator sim(small_machine(), make_workload("io-uring:instances=2,ops=5"), {});
+    Simulator sim(teaching(), make_workload("io-uring:instances=2,ops=5"), {});
     ASSERT_TRUE(sim.run());
     const std::string out = sim.workload().report(sim.elapsed());
     EXPECT_NE(out.find("stress-ng: info:  [1] dispatching hogs: 2 io-uring\n"), std::string::npos) << out;

@@ -9,8 +9,13 @@
 #include "topology/synthetic.h"
 #include "workload/workload_spec.h"
 
+#include "workload_test_util.h"
+
 namespace wb {
 namespace {
+
+using test::error_of;
+using test::workload_as;
 
 Machine small_machine()
 {
@@ -27,16 +32,6 @@ Machine small_machine()
 std::string data(const std::string& name)
 {
     return std::string(WB_TEST_DATA) + "/workloads/" + name;
-}
-
-std::string error_of(const std::string& spec)
-{
-    try {
-        make_workload(spec);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
 }
 
 std::string run_error_of(const std::string& text)
@@ -79,7 +74,7 @@ TEST(JsonWorkload, SignalWakesTheWaiterWithTheSyncFlagAndTimersComeFromInterrupt
     // Ten 1 ms periods from the start: the last loop ends on the 10 ms boundary.
     EXPECT_GE(sim.elapsed(), Time::ms(10));
     EXPECT_LT(sim.elapsed(), Time::ms(10) + Time::us(100));
-    const auto& w = dynamic_cast<const JsonWorkload&>(sim.workload());
+    const auto& w = workload_as<JsonWorkload>(sim);
     EXPECT_EQ(w.stats(0).loops, 10u);
     EXPECT_EQ(w.stats(1).runs, 10u);
     EXPECT_EQ(w.stats(0).latency.count(), 10u);  // one per timer expiry
@@ -90,7 +85,7 @@ TEST(JsonWorkload, ForksBarriersAndYieldsRunToCompletion)
 {
     Simulator sim(small_machine(), make_workload("json:file=" + data("barrier_fork.json")), {});
     ASSERT_TRUE(sim.run());
-    const auto& w = dynamic_cast<const JsonWorkload&>(sim.workload());
+    const auto& w = workload_as<JsonWorkload>(sim);
     EXPECT_EQ(w.stats(0).tasks, 1u);
     EXPECT_EQ(w.stats(1).tasks, 2u);  // forked twice by main
     EXPECT_EQ(w.stats(1).loops, 6u);

@@ -12,49 +12,14 @@
 #include "topology/synthetic.h"
 #include "workload/workload_spec.h"
 
+#include "workload_test_util.h"
+
 namespace wb {
 namespace {
 
-Machine teaching()
-{
-    Machine m = parse_synthetic("llc=2,core=2,smt=2");
-    auto set = [&](Cost c, double v) { m.costs.at(c).value = v; };
-    set(Cost::syscall, 100);
-    set(Cost::pipe_transfer, 400);
-    set(Cost::wakeup_local, 600);
-    set(Cost::context_switch, 1500);
-    set(Cost::wakeup_ipi, 1000);
-    m.idle_states = {{"C1", 2000, 4000}, {"C6", 50000, 400000}};
-    return m;
-}
-
-struct Outcome {
-    std::unique_ptr<Simulator> sim;
-    std::vector<DecisionRecord> wakeups;
-    const SchbenchWorkload& sb() const { return dynamic_cast<const SchbenchWorkload&>(sim->workload()); }
-};
-
-Outcome simulate(const std::string& spec)
-{
-    Outcome r;
-    r.sim = std::make_unique<Simulator>(teaching(), make_workload(spec), SimOptions{});
-    r.sim->set_record_sink([&r](const DecisionRecord& d) {
-        if (d.wake_flags & WF_TTWU)
-            r.wakeups.push_back(d);
-    });
-    EXPECT_TRUE(r.sim->run());
-    return r;
-}
-
-std::string error_of(const std::string& spec)
-{
-    try {
-        make_workload(spec);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
+using test::Outcome;
+using test::simulate;
 
 TEST(Schbench, MessageThreadsAndWorkersWakeEachOtherWithoutSync)
 {
@@ -83,7 +48,7 @@ TEST(Schbench, MessageThreadsAndWorkersWakeEachOtherWithoutSync)
 TEST(Schbench, LatenciesAndRequestsFollowFromWorkAndSleep)
 {
     const Outcome r = simulate("schbench:message_threads=1,threads=2,runtime=10ms,work=20us,sleep=100us");
-    const SchbenchWorkload& sb = r.sb();
+    const SchbenchWorkload& sb = r.workload<SchbenchWorkload>();
     EXPECT_EQ(r.sim->elapsed(), Time::ms(10));
     // A request is at least its work, and starts no earlier than its wake.
     EXPECT_GE(sb.request_latency().min(), 20000);
@@ -108,15 +73,17 @@ TEST(Schbench, WarmupRunsFirstAndIsNotMeasured)
     const Outcome warm = simulate("schbench:message_threads=1,threads=2,runtime=5ms,warmup=5ms");
     const Outcome cold = simulate("schbench:message_threads=1,threads=2,runtime=10ms");
     EXPECT_EQ(warm.sim->elapsed(), Time::ms(10));
-    EXPECT_LT(warm.sb().wakeup_latency().count() * 10, cold.sb().wakeup_latency().count() * 6);
-    EXPECT_GT(warm.sb().wakeup_latency().count() * 10, cold.sb().wakeup_latency().count() * 4);
+    EXPECT_LT(warm.workload<SchbenchWorkload>().wakeup_latency().count() * 10,
+              cold.workload<SchbenchWorkload>().wakeup_latency().count() * 6);
+    EXPECT_GT(warm.workload<SchbenchWorkload>().wakeup_latency().count() * 10,
+              cold.workload<SchbenchWorkload>().wakeup_latency().count() * 4);
 }
 
 TEST(Schbench, ReportsLikeSchbench)
 {
     const Outcome r = simulate("schbench:message_threads=1,threads=2,runtime=2ms");
     const std::string out = r.sim->workload().report(r.sim->elapsed());
-    const std::string n = std::to_string(r.sb().wakeup_latency().count());
+    const std::string n = std::to_string(r.workload<SchbenchWorkload>().wakeup_latency().count());
     EXPECT_EQ(
         out.rfind("Wakeup Latencies percentiles (usec) runtime 0.002 (s) (" + n + " total samples)\n\t  50.0th: ", 0),
         0u)

@@ -12,49 +12,14 @@
 #include "topology/synthetic.h"
 #include "workload/workload_spec.h"
 
+#include "workload_test_util.h"
+
 namespace wb {
 namespace {
 
-Machine teaching()
-{
-    Machine m = parse_synthetic("llc=2,core=2,smt=2");
-    auto set = [&](Cost c, double v) { m.costs.at(c).value = v; };
-    set(Cost::syscall, 100);
-    set(Cost::pipe_transfer, 400);
-    set(Cost::wakeup_local, 600);
-    set(Cost::context_switch, 1500);
-    set(Cost::wakeup_ipi, 1000);
-    m.idle_states = {{"C1", 2000, 4000}, {"C6", 50000, 400000}};
-    return m;
-}
-
-struct Outcome {
-    std::unique_ptr<Simulator> sim;
-    std::vector<DecisionRecord> wakeups;
-    const TeeWorkload& tee() const { return dynamic_cast<const TeeWorkload&>(sim->workload()); }
-};
-
-Outcome simulate(const std::string& spec)
-{
-    Outcome r;
-    r.sim = std::make_unique<Simulator>(teaching(), make_workload(spec), SimOptions{});
-    r.sim->set_record_sink([&r](const DecisionRecord& d) {
-        if (d.wake_flags & WF_TTWU)
-            r.wakeups.push_back(d);
-    });
-    EXPECT_TRUE(r.sim->run());
-    return r;
-}
-
-std::string error_of(const std::string& spec)
-{
-    try {
-        make_workload(spec);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using test::error_of;
+using test::Outcome;
+using test::simulate;
 
 TEST(Tee, PipeCallsWakeWithSyncAndTeeAndSpliceWithout)
 {
@@ -90,17 +55,17 @@ TEST(Tee, PipeCallsWakeWithSyncAndTeeAndSpliceWithout)
 TEST(Tee, StopsAfterOpsPerInstanceAndMovesTheBytes)
 {
     const Outcome r = simulate("tee:instances=2,ops=40,size=4096,timeout=1s");
-    EXPECT_EQ(r.tee().instances(), 2u);
+    EXPECT_EQ(r.workload<TeeWorkload>().instances(), 2u);
     EXPECT_EQ(r.sim->workload().ops(), 80.0);
     EXPECT_LT(r.sim->elapsed(), Time::ms(100));
     // Each bogo op tees at least one byte, and no more than a pipe holds.
-    EXPECT_LE(r.tee().bytes_read(), 80u * kTeePipeBytes);
+    EXPECT_LE(r.workload<TeeWorkload>().bytes_read(), 80u * kTeePipeBytes);
 }
 
 TEST(Tee, OneInstancePerCpuByDefault)
 {
     const Outcome r = simulate("tee:timeout=1ms");
-    EXPECT_EQ(r.tee().instances(), 8u);
+    EXPECT_EQ(r.workload<TeeWorkload>().instances(), 8u);
     EXPECT_GT(r.sim->workload().ops(), 8.0);
 }
 

@@ -11,8 +11,13 @@
 #include "topology/synthetic.h"
 #include "workload/workload_spec.h"
 
+#include "workload_test_util.h"
+
 namespace wb {
 namespace {
+
+using test::error_of;
+using test::workload_as;
 
 Machine small_machine()
 {
@@ -24,16 +29,6 @@ Machine small_machine()
     set(Cost::wakeup_ipi, 1000);
     m.idle_states = {{"C1", 2000, 4000}, {"C6", 50000, 400000}};
     return m;
-}
-
-std::string error_of(const std::string& spec)
-{
-    try {
-        make_workload(spec);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "no error";
 }
 
 std::string role(const Simulator& sim, TaskId t)
@@ -80,7 +75,7 @@ TEST(Web, OneClientsLatencyIsTheSumOfTheServiceTimes)
 {
     Simulator sim(small_machine(), make_workload("web:clients=1,duration=10ms"), {});
     ASSERT_TRUE(sim.run());
-    const auto& web = dynamic_cast<const WebWorkload&>(sim.workload());
+    const auto& web = workload_as<WebWorkload>(sim);
     // 5 + 200 + 50 us of work and four system calls, plus wakeups, switches
     // and idle exits (C6: 50 us) at each of the four hops.
     const double p50_us = static_cast<double>(web.latency().percentile(0.5)) / 1e3;
