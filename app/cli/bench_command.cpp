@@ -22,11 +22,13 @@ struct BenchCase {
 };
 
 // The pipe pair of the published tables, and a thousand tasks waking each
-// other (hackbench: 25 groups of 20 senders and 20 receivers).
+// other (hackbench: 25 groups of 20 senders and 20 receivers, 4 KiB
+// messages over pipes, so that full pipes make them block and wake).
 constexpr BenchCase kCases[] = {
     {"pipe on ampere-altra-80", "ampere-altra-80", "pipe:loops=200000", "pipe:loops=2000"},
-    {"1000 tasks on intel-spr-8480-2s", "intel-spr-8480-2s", "hackbench:groups=25,fds=20,loops=10",
-     "hackbench:groups=25,fds=20,loops=1"},
+    {"1000 tasks on intel-spr-8480-2s", "intel-spr-8480-2s",
+     "hackbench:groups=25,fds=20,loops=40,mode=pipe,datasize=4096",
+     "hackbench:groups=25,fds=20,loops=1,mode=pipe,datasize=4096"},
 };
 
 }  // namespace

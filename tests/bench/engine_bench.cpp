@@ -38,7 +38,8 @@ BENCHMARK_CAPTURE(pipe_run, altra_pipe_pinned, "ampere-altra-80", "pipe:loops=20
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(pipe_run, gnr_pipe_free, "intel-gnr-6768p-2s", "pipe:loops=20000", false)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(pipe_run, spr_1000_tasks, "intel-spr-8480-2s", "hackbench:groups=25,fds=20,loops=2", false)
+BENCHMARK_CAPTURE(pipe_run, spr_1000_tasks, "intel-spr-8480-2s",
+                  "hackbench:groups=25,fds=20,loops=4,mode=pipe,datasize=4096", false)
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
