@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The EEVDF fair runqueue's pick and preemption: pick_eevdf and
+// pick_next_task_fair, set_next/put_prev, update_curr and the tick,
+// run-to-parity slice protection, buddies, wakeup preemption, and
+// fair_resched_time. Where the model differs from the kernel is noted in
+// eevdf_internal.h.
+#include <algorithm>
+#include <limits>
+
+#include "sched/eevdf.h"
+#include "sched/eevdf_internal.h"
+#include "topology/sd_flags.h"
+
+namespace wb {
+
+using namespace eevdf_detail;
+
+namespace {
+
+// The vruntime past which curr stops being eligible: the average of the
+// others, since curr's own weight pulls V towards it.
+std::int64_t ineligible_vruntime(const CfsRq& cfs)
+{
+    std::int64_t delta = 0;
+    if (const auto weight = static_cast<std::int64_t>(cfs.sum_weight)) {
+        std::int64_t runtime = cfs.sum_w_vruntime;
+        if (runtime < 0)
+            runtime -= weight - 1;
+        delta = runtime / weight;
+    }
+    return cfs.zero_vruntime + delta + 1;
+}
+
+std::uint64_t cfs_rq_min_slice(const SchedState& s, const CfsRq& cfs)
+{
+    std::uint64_t slice = std::numeric_limits<std::uint64_t>::max();
+    if (const SchedEntity* curr = queued_curr(s, cfs))
+        slice = curr->slice;
+    for (TaskId id : cfs.queue)
+        slice = std::min(slice, se_of(s, id).slice);
+    return slice;
+}
+
+bool protect_slice(const SchedEntity& se)
+{
+    return se.vruntime < se.vprot;
+}
+
+void cancel_protect_slice(SchedEntity& se)
+{
+    if (protect_slice(se))
+        se.vprot = se.vruntime;
+}
+
+// set_protect_slice(): how far curr may run before the pick looks again.
+// With RUN_TO_PARITY the shortest queued slice bounds it, so a short-slice
+// task is not kept waiting a whole long slice; without it, the normalized
+// base slice does.
+void set_protect_slice(SchedState& s, CfsRq& cfs, SchedEntity& se)
+{
+    std::uint64_t slice = static_cast<std::uint64_t>(s.tunables.base_slice_normalized);
+    std::int64_t vprot = se.deadline;
+    if (s.feats(Feat::RUN_TO_PARITY))
+        slice = cfs_rq_min_slice(s, cfs);
+    slice = std::min(slice, se.slice);
+    if (slice != se.slice) {
+        if (s.feats(Feat::PREEMPT_SHORT))
+            vprot = std::min(vprot, ineligible_vruntime(cfs));
+        else
+            vprot = std::min(vprot, se.vruntime + static_cast<std::int64_t>(calc_delta_fair(slice, se)));
+    }
+    se.vprot = vprot;
+}
+
+// A wakee that did not preempt may still shorten curr's protection: a
+// shorter slice now queued bounds it from here on.
+void update_protect_slice(SchedState& s, CpuId cpu, SchedEntity& se)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    const std::uint64_t slice = cfs_rq_min_slice(s, cfs);
+    const std::int64_t runtime = std::min(se.vruntime, avg_vruntime(s, cpu));
+    se.vprot = std::min(se.vprot, runtime + static_cast<std::int64_t>(calc_delta_fair(slice, se)));
+}
+
+// update_deadline(): once curr reaches its virtual deadline it has had its
+// request; the next one starts where it is.
+bool update_deadline(SchedState& s, CpuId cpu, SchedEntity& se)
+{
+    if (se.vruntime < se.deadline)
+        return false;
+    if (!se.custom_slice)
+        se.slice = static_cast<std::uint64_t>(s.base_slice());
+    se.deadline = se.vruntime + static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
+    avg_vruntime(s, cpu);
+    return true;
+}
+
+void set_next_buddy(SchedState& s, CfsRq& cfs, TaskId id)
+{
+    const Task& p = task_of(s, id);
+    if (!p.se.on_rq || p.se.sched_delayed || is_idle_policy(p))
+        return;
+    cfs.next = id;
+}
+
+void put_prev_task_fair(SchedState& s, CpuId cpu, TaskId prev)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    SchedEntity& se = se_of(s, prev);
+    if (se.on_rq) {
+        update_curr(s, cpu);
+        update_load_avg(s, cpu, prev, 0);
+    }
+    cfs.curr = kNoTask;
+    if (se.on_rq)
+        enqueue_tree(s, cfs, prev);
+}
+
+void set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    SchedEntity& se = se_of(s, next);
+    clear_buddies(cfs, next);
+    if (se.on_rq) {
+        dequeue_tree(s, cfs, next);
+        update_load_avg(s, cpu, next, UPDATE_TG);
+    }
+    se.exec_start = static_cast<std::uint64_t>(s.now.ns());
+    cfs.curr = next;
+    se.prev_sum_exec_runtime = se.sum_exec_runtime;
+    if (se.on_rq)
+        set_protect_slice(s, cfs, se);
+}
+
+// pick_next_entity(): a delayed entity that comes up is dequeued for good
+// instead of run; the caller picks again.
+TaskId pick_next_entity(SchedState& s, CpuId cpu, bool protect)
+{
+    const TaskId id = pick_eevdf(s, cpu, protect);
+    if (id != kNoTask && se_of(s, id).sched_delayed) {
+        dequeue_task_fair(s, cpu, id, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+        return kNoTask;
+    }
+    return id;
+}
+
+enum class PreemptAction { None, Short, Pick, Resched };
+
+bool set_preempt_buddy(SchedState& s, CfsRq& cfs, TaskId wakee)
+{
+    // An existing buddy with an earlier deadline is kept: obeying deadlines
+    // is more in line with EEVDF than guessing at cache warmth.
+    if (cfs.next != kNoTask && se_of(s, cfs.next).deadline < se_of(s, wakee).deadline)
+        return false;
+    set_next_buddy(s, cfs, wakee);
+    return true;
+}
+
+bool set_short_buddy(SchedState& s, CfsRq& cfs, TaskId wakee)
+{
+    if (cfs.next != kNoTask && se_of(s, cfs.next).slice < se_of(s, wakee).slice)
+        return false;
+    set_next_buddy(s, cfs, wakee);
+    return true;
+}
+
+// preempt_sync() (§11.4): WF_SYNC says the waker will sleep soon, but it is
+// only a hint; let the waker run a little first (less when the selector
+// chose to stack the two). As in the kernel, this runs after update_curr()
+// has moved exec_start to now, so `ran` is 0 and only a zero threshold
+// (migration_cost 0) lets a sync wakeup preempt here.
+PreemptAction preempt_sync(const SchedState& s, unsigned wake_flags, const SchedEntity& pse, const SchedEntity& se)
+{
+    auto threshold = static_cast<std::uint64_t>(s.tunables.migration_cost);
+    const std::int64_t ran = std::max<std::int64_t>(0, s.now.ns() - static_cast<std::int64_t>(se.exec_start));
+    if (wake_flags & WF_RQ_SELECTED)
+        threshold >>= 2;
+    if (pse.deadline < se.deadline && static_cast<std::uint64_t>(ran) >= threshold)
+        return PreemptAction::Resched;
+    return PreemptAction::None;
+}
+
+}  // namespace
+
+TaskId pick_eevdf(const SchedState& s, CpuId cpu, bool protect)
+{
+    const CfsRq& cfs = s.rq(cpu).cfs;
+    if (!cfs.h_nr_queued)
+        return kNoTask;
+    TaskId curr = cfs.curr;
+    const TaskId first = cfs.queue.empty() ? kNoTask : cfs.queue.front();
+
+    // One entity: nothing to choose, skip the eligibility tests.
+    if (cfs.h_nr_queued == 1)
+        return curr != kNoTask && se_of(s, curr).on_rq ? curr : first;
+
+    // The next buddy changes latency, not fairness: it must be eligible.
+    if (s.feats(Feat::PICK_BUDDY) && protect && cfs.next != kNoTask && entity_eligible(s, cpu, cfs.next))
+        return cfs.next;
+
+    if (curr != kNoTask && (!se_of(s, curr).on_rq || !entity_eligible(s, cpu, curr)))
+        curr = kNoTask;
+    if (curr != kNoTask && protect && protect_slice(se_of(s, curr)))
+        return curr;
+
+    TaskId best = kNoTask;
+    for (TaskId id : cfs.queue) {
+        if (vruntime_eligible(s, cfs, se_of(s, id).vruntime)) {
+            best = id;
+            break;
+        }
+    }
+    if (best == kNoTask || (curr != kNoTask && se_of(s, curr).deadline < se_of(s, best).deadline))
+        best = curr;
+    // Some entity is always at or below the weighted average; this only
+    // guards against a queue whose sole eligible member is curr off the rq.
+    if (best == kNoTask)
+        best = first;
+    return best;
+}
+
+TaskId pick_next_task_fair(SchedState& s, CpuId cpu)
+{
+    Rq& rq = s.rq(cpu);
+    CfsRq& cfs = rq.cfs;
+
+    TaskId next = kNoTask;
+    while (cfs.h_nr_queued) {
+        if (cfs.curr != kNoTask && se_of(s, cfs.curr).on_rq)
+            update_curr(s, cpu);
+        next = pick_next_entity(s, cpu, true);
+        if (next != kNoTask)
+            break;
+    }
+
+    const TaskId prev = cfs.curr;
+    if (next == kNoTask || next != prev) {
+        if (prev != kNoTask) {
+            put_prev_task_fair(s, cpu, prev);
+            Task& p = task_of(s, prev);
+            if (p.se.on_rq && !p.se.sched_delayed && p.state == TaskState::Running)
+                p.state = TaskState::Runnable;
+        }
+        if (next != kNoTask)
+            set_next_task_fair(s, cpu, next);
+    }
+    cfs.need_resched = false;
+    if (next != kNoTask)
+        task_of(s, next).state = TaskState::Running;
+    rq.curr = next;
+    return next;
+}
+
+bool update_curr(SchedState& s, CpuId cpu)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    if (cfs.curr == kNoTask)
+        return false;
+    SchedEntity& se = se_of(s, cfs.curr);
+    const std::int64_t now = s.now.ns();
+    const std::int64_t delta = now - static_cast<std::int64_t>(se.exec_start);
+    if (delta <= 0)
+        return false;
+    se.exec_start = static_cast<std::uint64_t>(now);
+    se.sum_exec_runtime += static_cast<std::uint64_t>(delta);
+    se.vruntime += static_cast<std::int64_t>(calc_delta_fair(static_cast<std::uint64_t>(delta), se));
+    const bool resched = update_deadline(s, cpu, se);
+
+    if (cfs.h_nr_queued == 1)
+        return false;
+    if (resched || !protect_slice(se)) {
+        cfs.need_resched = true;
+        clear_buddies(cfs, cfs.curr);
+        return true;
+    }
+    return false;
+}
+
+bool task_tick_fair(SchedState& s, CpuId cpu)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    if (cfs.curr == kNoTask || !se_of(s, cfs.curr).on_rq)
+        return cfs.need_resched;
+    update_curr(s, cpu);
+    update_load_avg(s, cpu, cfs.curr, UPDATE_TG);
+    return cfs.need_resched;
+}
+
+bool wakeup_preempt_fair(SchedState& s, CpuId cpu, TaskId wakee, unsigned wake_flags)
+{
+    Rq& rq = s.rq(cpu);
+    CfsRq& cfs = rq.cfs;
+    if (rq.curr == kNoTask) {
+        // core.c: a task of a higher class than the running one (idle)
+        // always preempts it.
+        cfs.need_resched = true;
+        return true;
+    }
+    const TaskId curr = rq.curr;
+    if (curr == wakee)
+        return false;
+    // Without PREEMPT_SHORT a pending reschedule settles it; with it, a
+    // shorter-slice wakee must still get its chance to be the next pick.
+    if (!s.feats(Feat::PREEMPT_SHORT) && cfs.need_resched)
+        return false;
+    if (!s.feats(Feat::WAKEUP_PREEMPTION))
+        return false;
+
+    const Task& p = task_of(s, wakee);
+    SchedEntity& se = se_of(s, curr);
+    const SchedEntity& pse = p.se;
+    const bool cse_is_idle = is_idle_policy(task_of(s, curr));
+    const bool pse_is_idle = is_idle_policy(p);
+
+    PreemptAction action = PreemptAction::Pick;
+    bool skip_update = false;
+    const bool preempt = [&] {
+        // A normal task preempts a SCHED_IDLE one, never the reverse.
+        if (cse_is_idle && !pse_is_idle)
+            return true;
+        update_curr(s, cpu);
+        if (cse_is_idle != pse_is_idle || p.policy != SchedPolicy::Normal || pse.sched_delayed)
+            return false;
+        if (s.feats(Feat::PREEMPT_SHORT) && pse.slice < se.slice) {
+            action = PreemptAction::Short;  // ignore curr's protection
+        } else {
+            // A child rarely shares data with its parent once it execs.
+            if (wake_flags & WF_FORK)
+                return false;
+            if (s.feats(Feat::NEXT_BUDDY) && set_preempt_buddy(s, cfs, wakee) && (wake_flags & WF_SYNC))
+                action = preempt_sync(s, wake_flags, pse, se);
+            if (action == PreemptAction::None) {
+                skip_update = true;
+                return false;
+            }
+            if (action == PreemptAction::Resched)
+                return true;
+        }
+        while (cfs.h_nr_queued) {
+            const TaskId nse = pick_next_entity(s, cpu, action != PreemptAction::Short);
+            if (nse == kNoTask)
+                continue;  // a delayed entity was dequeued; look again
+            if (nse == wakee)
+                return true;
+            break;
+        }
+        return action == PreemptAction::Short && entity_eligible(s, cpu, wakee);
+    }();
+
+    if (preempt) {
+        cancel_protect_slice(se);
+        if (action == PreemptAction::Short)
+            set_short_buddy(s, cfs, wakee);
+        cfs.need_resched = true;
+        return true;
+    }
+    if (!skip_update && s.feats(Feat::RUN_TO_PARITY) && se.on_rq)
+        update_protect_slice(s, cpu, se);
+    return false;
+}
+
+// --- Helpers --------------------------------------------------------------------------------
+
+Time fair_resched_time(const SchedState& s, CpuId cpu)
+{
+    const CfsRq& cfs = s.rq(cpu).cfs;
+    if (cfs.curr == kNoTask || cfs.h_nr_queued <= 1)
+        return Time::max();
+    const SchedEntity& se = se_of(s, cfs.curr);
+    if (!se.on_rq)
+        return Time::max();
+    const std::int64_t target = protect_slice(se) ? std::min(se.deadline, se.vprot) : se.vruntime;
+    const std::int64_t dv = target - se.vruntime;
+    if (dv <= 0)  // already unprotected: any further run asks for the CPU back
+        return Time::ns(std::max<std::int64_t>(s.now.ns(), static_cast<std::int64_t>(se.exec_start) + 1));
+    // The shortest run whose calc_delta_fair() reaches dv.
+    auto run = static_cast<std::uint64_t>((static_cast<u128>(dv) * se.weight + kNice0Load - 1) / kNice0Load);
+    while (run > 1 && calc_delta_fair(run - 1, se) >= static_cast<std::uint64_t>(dv))
+        --run;
+    while (calc_delta_fair(run, se) < static_cast<std::uint64_t>(dv))
+        ++run;
+    return Time::ns(static_cast<std::int64_t>(se.exec_start + run));
+}
+
+}  // namespace wb

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The EEVDF fair runqueue's queue: nice-to-weight tables and calc_delta_fair,
+// the weighted average vruntime V, eligibility, lag and place_entity, the
+// deadline-sorted tree, enqueue/dequeue (with delayed dequeue), and the
+// runqueue invariant check. Where the model differs from the kernel is noted
+// in eevdf_internal.h.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <limits>
+#include <stdexcept>
+
+#include "sched/eevdf.h"
+#include "sched/eevdf_internal.h"
+
+namespace wb {
+
+using namespace eevdf_detail;
+
+namespace {
+
+// 64-bit kernels keep weights in 22.10 fixed point (scale_load); the EEVDF
+// sums use that resolution, which decides how V rounds.
+constexpr unsigned kLoadShift = 10;
+constexpr std::uint32_t kWmultConst = 0xffffffffu;
+constexpr std::uint32_t kWmultIdlePrio = 1431655765u;
+
+// nice -20 .. 19: each step is ~10% of CPU, so weights grow by ~1.25.
+constexpr std::array<unsigned long, 40> kPrioToWeight = {
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
+    3906,  3121,  2501,  1991,  1586,  1277,  1024,  820,   655,   526,   423,  335,  272,  215,
+    172,   137,   110,   87,    70,    56,    45,    36,    29,    23,    18,   15,
+};
+
+// 2^32 / weight, as the kernel tabulates it (some entries round, some truncate).
+constexpr std::array<std::uint32_t, 40> kPrioToWmult = {
+    48388,    59856,    76040,    92818,    118348,   147320,    184698,    229616,    287308,    360437,
+    449829,   563644,   704093,   875809,   1099582,  1376151,   1717300,   2157191,   2708050,   3363326,
+    4194304,  5237765,  6557202,  8165337,  10153587, 12820798,  15790321,  19976592,  24970740,  31350126,
+    39045157, 49367440, 61356676, 76695844, 95443717, 119304647, 148102320, 186737708, 238609294, 286331153,
+};
+
+std::uint64_t scaled_weight(const SchedEntity& se)
+{
+    return static_cast<std::uint64_t>(se.weight) << kLoadShift;
+}
+
+std::uint32_t inv_weight(unsigned long weight)
+{
+    for (std::size_t i = 0; i < kPrioToWeight.size(); ++i)
+        if (kPrioToWeight[i] == weight)
+            return kPrioToWmult[i];
+    if (weight == kWeightIdlePrio)
+        return kWmultIdlePrio;
+    return weight ? kWmultConst / static_cast<std::uint32_t>(weight) : kWmultConst;
+}
+
+// __calc_delta(delta, weight, lw): delta * weight / lw.weight with 32-bit
+// fixed-point inverses, keeping as many bits as fit.
+std::uint64_t calc_delta(std::uint64_t delta, std::uint64_t weight, std::uint32_t inv)
+{
+    std::uint64_t fact = weight;
+    int shift = 32;
+    if (const auto hi = static_cast<std::uint32_t>(fact >> 32)) {
+        const int fs = std::bit_width(hi);
+        shift -= fs;
+        fact >>= fs;
+    }
+    fact = static_cast<std::uint64_t>(static_cast<std::uint32_t>(fact)) * inv;
+    if (const auto hi = static_cast<std::uint32_t>(fact >> 32)) {
+        const int fs = std::bit_width(hi);
+        shift -= fs;
+        fact >>= fs;
+    }
+    return static_cast<std::uint64_t>((static_cast<u128>(delta) * static_cast<std::uint32_t>(fact)) >> shift);
+}
+
+std::int64_t tick_nsec(const SchedState& s)
+{
+    const double hz = s.machine ? s.machine->costs[Cost::hz] : 250.0;
+    const auto h = static_cast<std::int64_t>(hz > 0 ? hz : 250.0);
+    return (1000000000 + h / 2) / h;
+}
+
+std::int64_t entity_key(const CfsRq& cfs, const SchedEntity& se)
+{
+    return se.vruntime - cfs.zero_vruntime;
+}
+
+void sum_w_vruntime_add(CfsRq& cfs, const SchedEntity& se)
+{
+    const auto w = scaled_weight(se);
+    cfs.sum_w_vruntime += entity_key(cfs, se) * static_cast<std::int64_t>(w);
+    cfs.sum_weight += w;
+}
+
+void sum_w_vruntime_sub(CfsRq& cfs, const SchedEntity& se)
+{
+    const auto w = scaled_weight(se);
+    cfs.sum_w_vruntime -= entity_key(cfs, se) * static_cast<std::int64_t>(w);
+    cfs.sum_weight -= w;
+}
+
+// Moving the origin by d shifts every key by -d; the sum follows without
+// visiting the queue.
+void update_zero_vruntime(CfsRq& cfs, std::int64_t delta)
+{
+    cfs.sum_w_vruntime -= static_cast<std::int64_t>(cfs.sum_weight) * delta;
+    cfs.zero_vruntime += delta;
+}
+
+// V - zero_vruntime. Negative sums are rounded down, not towards zero, so an
+// entity sitting exactly at V always tests eligible.
+std::int64_t avg_vruntime_delta(const SchedState& s, const CfsRq& cfs)
+{
+    const SchedEntity* curr = queued_curr(s, cfs);
+    auto weight = static_cast<std::int64_t>(cfs.sum_weight);
+    if (weight) {
+        std::int64_t runtime = cfs.sum_w_vruntime;
+        if (curr) {
+            const auto w = static_cast<std::int64_t>(scaled_weight(*curr));
+            runtime += entity_key(cfs, *curr) * w;
+            weight += w;
+        }
+        if (runtime < 0)
+            runtime -= weight - 1;
+        return runtime / weight;
+    }
+    return curr ? curr->vruntime - cfs.zero_vruntime : 0;
+}
+
+std::uint64_t cfs_rq_max_slice(const SchedState& s, const CfsRq& cfs)
+{
+    std::uint64_t slice = 0;
+    if (const SchedEntity* curr = queued_curr(s, cfs))
+        slice = curr->slice;
+    for (TaskId id : cfs.queue)
+        slice = std::max(slice, se_of(s, id).slice);
+    return slice;
+}
+
+// Lag is bounded by what the queue can pay back: the longest slice plus a
+// tick, as virtual time of this entity.
+std::int64_t entity_lag(const SchedState& s, const CfsRq& cfs, const SchedEntity& se, std::int64_t avruntime)
+{
+    const std::uint64_t max_slice = cfs_rq_max_slice(s, cfs) + static_cast<std::uint64_t>(tick_nsec(s));
+    const auto limit = static_cast<std::int64_t>(calc_delta_fair(max_slice, se));
+    return std::clamp(avruntime - se.vruntime, -limit, limit);
+}
+
+void util_est_enqueue(SchedState& s, CfsRq& cfs, const SchedEntity& se)
+{
+    if (s.feats(Feat::UTIL_EST))
+        cfs.avg.util_est += se.avg.util_est;
+}
+
+void util_est_dequeue(SchedState& s, CfsRq& cfs, const SchedEntity& se)
+{
+    if (s.feats(Feat::UTIL_EST))
+        cfs.avg.util_est -= std::min(cfs.avg.util_est, se.avg.util_est);
+}
+
+// --- Entity enqueue / dequeue --------------------------------------------------
+
+void set_delayed(CfsRq& cfs, SchedEntity& se)
+{
+    se.sched_delayed = true;
+    --cfs.h_nr_runnable;
+}
+
+void clear_delayed(CfsRq& cfs, SchedEntity& se)
+{
+    se.sched_delayed = false;
+    ++cfs.h_nr_runnable;
+}
+
+// requeue_delayed_entity(): a delayed entity woken in place. It stays where
+// it is unless its lag had to be clamped, in which case it is placed anew
+// at the clamped lag.
+void requeue_delayed_entity(SchedState& s, CpuId cpu, TaskId id)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    SchedEntity& se = se_of(s, id);
+    if (update_entity_lag(s, cpu, id)) {
+        --cfs.h_nr_queued;  // place_entity() looks at the others
+        if (id != cfs.curr)
+            dequeue_tree(s, cfs, id);
+        place_entity(s, cpu, id, 0);
+        if (id != cfs.curr)
+            enqueue_tree(s, cfs, id);
+        ++cfs.h_nr_queued;
+    }
+    update_load_avg(s, cpu, id, 0);
+    clear_delayed(cfs, se);
+}
+
+bool fail(std::string* why, std::string text)
+{
+    if (why)
+        *why = std::move(text);
+    return false;
+}
+
+}  // namespace
+
+namespace eevdf_detail {
+
+// curr counts towards V only while it is queued: a task that has just gone
+// to sleep stays cfs.curr until the switch but no longer competes.
+const SchedEntity* queued_curr(const SchedState& s, const CfsRq& cfs)
+{
+    if (cfs.curr == kNoTask)
+        return nullptr;
+    const SchedEntity& se = se_of(s, cfs.curr);
+    return se.on_rq ? &se : nullptr;
+}
+
+bool vruntime_eligible(const SchedState& s, const CfsRq& cfs, std::int64_t vruntime)
+{
+    std::int64_t avg = cfs.sum_w_vruntime;
+    auto load = static_cast<std::int64_t>(cfs.sum_weight);
+    if (const SchedEntity* curr = queued_curr(s, cfs)) {
+        const auto w = static_cast<std::int64_t>(scaled_weight(*curr));
+        avg += entity_key(cfs, *curr) * w;
+        load += w;
+    }
+    // Compare against the exact average, not the rounded V: vruntime <= V
+    // <=> (v - v0) * W <= sum. The product can exceed 64 bits.
+    const std::int64_t key = vruntime - cfs.zero_vruntime;
+    return static_cast<i128>(avg) >= static_cast<i128>(key) * load;
+}
+
+// __enqueue_entity / __dequeue_entity: the tree and the sums. curr is never
+// in the tree.
+void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+{
+    const SchedEntity& se = se_of(s, id);
+    sum_w_vruntime_add(cfs, se);
+    // Equal deadlines go after the ones already there, as rb_add_cached does.
+    auto pos =
+        std::upper_bound(cfs.queue.begin(), cfs.queue.end(), se.deadline,
+                         [&s](std::int64_t deadline, TaskId other) { return deadline < se_of(s, other).deadline; });
+    cfs.queue.insert(pos, id);
+}
+
+void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+{
+    auto it = std::find(cfs.queue.begin(), cfs.queue.end(), id);
+    if (it == cfs.queue.end())
+        throw std::logic_error("eevdf: task " + std::to_string(id) + " is not in the tree");
+    cfs.queue.erase(it);
+    sum_w_vruntime_sub(cfs, se_of(s, id));
+}
+
+}  // namespace eevdf_detail
+
+// --- Weights ------------------------------------------------------------------
+
+unsigned long sched_prio_to_weight(int nice)
+{
+    return kPrioToWeight[static_cast<std::size_t>(std::clamp(nice, -20, 19) + 20)];
+}
+
+unsigned long task_load_weight(const Task& p)
+{
+    return p.policy == SchedPolicy::Idle ? kWeightIdlePrio : sched_prio_to_weight(p.nice);
+}
+
+void set_load_weight(Task& p)
+{
+    p.se.weight = task_load_weight(p);
+}
+
+std::uint64_t calc_delta_fair(std::uint64_t delta, const SchedEntity& se)
+{
+    if (se.weight == kNice0Load)
+        return delta;
+    return calc_delta(delta, kNice0Load, inv_weight(se.weight));
+}
+
+// --- EEVDF queue state -----------------------------------------------------------
+
+std::int64_t avg_vruntime(SchedState& s, CpuId cpu)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    update_zero_vruntime(cfs, avg_vruntime_delta(s, cfs));
+    return cfs.zero_vruntime;
+}
+
+std::int64_t cfs_avg_vruntime(const SchedState& s, CpuId cpu)
+{
+    const CfsRq& cfs = s.rq(cpu).cfs;
+    return cfs.zero_vruntime + avg_vruntime_delta(s, cfs);
+}
+
+bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
+{
+    return vruntime_eligible(s, s.rq(cpu).cfs, se_of(s, p).vruntime);
+}
+
+bool update_entity_lag(SchedState& s, CpuId cpu, TaskId p)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    SchedEntity& se = se_of(s, p);
+    const std::int64_t avruntime = avg_vruntime(s, cpu);
+    std::int64_t vlag = entity_lag(s, cfs, se, avruntime);
+    if (se.sched_delayed) {
+        // It was delayed because its lag was negative; waiting must not make
+        // that debt grow, nor (DELAY_ZERO) turn it into credit.
+        vlag = std::max(vlag, se.vlag);
+        if (s.feats(Feat::DELAY_ZERO))
+            vlag = std::min<std::int64_t>(vlag, 0);
+    }
+    se.vlag = vlag;
+    return avruntime - vlag != se.vruntime;
+}
+
+void place_entity(SchedState& s, CpuId cpu, TaskId p, unsigned flags)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    SchedEntity& se = se_of(s, p);
+    const std::int64_t vruntime = avg_vruntime(s, cpu);
+    bool update_zero = false;
+    std::int64_t lag = 0;
+
+    if (!se.custom_slice)
+        se.slice = static_cast<std::uint64_t>(s.base_slice());
+    auto vslice = static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
+
+    if (s.feats(Feat::PLACE_LAG) && cfs.h_nr_queued && se.vlag) {
+        // Joining moves V towards p by w * vlag / (W + w), which would eat
+        // into the lag p is owed; inflate it so that after placement p sits
+        // exactly vlag behind the new V.
+        std::int64_t load = static_cast<std::int64_t>(cfs.sum_weight);
+        if (const SchedEntity* curr = queued_curr(s, cfs))
+            load += static_cast<std::int64_t>(scaled_weight(*curr));
+        const auto weight = static_cast<std::int64_t>(scaled_weight(se));
+        const i128 inflated = static_cast<i128>(se.vlag) * (load + weight);
+        if (!load)
+            load = 1;
+        lag = static_cast<std::int64_t>(inflated / load);
+        // A heavy entity drags V to itself: move the origin there now to keep
+        // weight x key products small.
+        if (weight > load)
+            update_zero = true;
+    }
+
+    se.vruntime = vruntime - lag;
+    if (update_zero)
+        update_zero_vruntime(cfs, -lag);
+
+    if (s.feats(Feat::PLACE_REL_DEADLINE) && se.rel_deadline) {
+        se.deadline += se.vruntime;
+        se.rel_deadline = false;
+        return;
+    }
+    // A new task joins tasks that are, on average, halfway through their
+    // slices; half a slice lets it ease in without jumping the queue.
+    if (s.feats(Feat::PLACE_DEADLINE_INITIAL) && (flags & ENQUEUE_INITIAL))
+        vslice /= 2;
+    se.deadline = se.vruntime + vslice;
+}
+
+// --- Runqueue operations ------------------------------------------------------------
+
+void enqueue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
+{
+    Rq& rq = s.rq(cpu);
+    CfsRq& cfs = rq.cfs;
+    Task& p = task_of(s, pid);
+    SchedEntity& se = p.se;
+
+    if (p.cpu == kNoCpu)
+        p.cpu = p.wake_cpu = cpu;
+    if (p.cpu != cpu)
+        throw std::logic_error("enqueue_task_fair: task " + std::to_string(pid) + " belongs to CPU " +
+                               std::to_string(p.cpu) + ", not " + std::to_string(cpu) + "; set_task_cpu() it first");
+    if (se.on_rq && !se.sched_delayed)
+        throw std::logic_error("enqueue_task_fair: task " + std::to_string(pid) + " is already queued on CPU " +
+                               std::to_string(cpu));
+    // Any enqueue of a delayed entity is a wakeup in place (ttwu_runnable).
+    if (se.sched_delayed)
+        flags |= ENQUEUE_DELAYED;
+
+    util_est_enqueue(s, cfs, se);
+    update_curr(s, cpu);
+
+    if (flags & ENQUEUE_DELAYED) {
+        requeue_delayed_entity(s, cpu, pid);
+        return;
+    }
+
+    // curr re-enqueued after a dequeue that was not a switch (a change of
+    // its parameters): place it before its runtime moves V.
+    const bool is_curr = cfs.curr == pid;
+    if (is_curr)
+        place_entity(s, cpu, pid, flags);
+
+    // enqueue_entity(): PELT first, with the counts as they were.
+    update_load_avg(s, cpu, pid, UPDATE_TG | DO_ATTACH);
+    cfs.load_weight += se.weight;
+    if (flags & ENQUEUE_MIGRATED)
+        se.exec_start = 0;  // no longer cache hot anywhere
+    se.on_rq = true;
+
+    if (!is_curr) {
+        place_entity(s, cpu, pid, flags);
+        enqueue_tree(s, cfs, pid);
+    }
+    ++cfs.h_nr_runnable;
+    ++cfs.h_nr_queued;
+    if (is_idle_policy(p))
+        ++cfs.h_nr_idle;
+    ++rq.nr_running;
+}
+
+bool dequeue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
+{
+    Rq& rq = s.rq(cpu);
+    CfsRq& cfs = rq.cfs;
+    Task& p = task_of(s, pid);
+    SchedEntity& se = p.se;
+
+    if (p.cpu != cpu || !se.on_rq)
+        throw std::logic_error("dequeue_task_fair: task " + std::to_string(pid) + " is not queued on CPU " +
+                               std::to_string(cpu));
+    // A delayed entity has already slept; whatever takes it off now
+    // finishes that sleep.
+    if (se.sched_delayed)
+        flags = (flags & DEQUEUE_MIGRATING) | DEQUEUE_SLEEP | DEQUEUE_DELAYED;
+    const bool sleep = flags & DEQUEUE_SLEEP;
+    const bool delayed = flags & DEQUEUE_DELAYED;
+
+    if (!se.sched_delayed)
+        util_est_dequeue(s, cfs, se);
+    clear_buddies(cfs, pid);
+    update_curr(s, cpu);
+    update_entity_lag(s, cpu, pid);
+
+    // DELAY_DEQUEUE: a sleeper that has received more than its share stays
+    // queued, competing, until it is eligible again and picked, so that a
+    // short sleep cannot shed the debt.
+    if (!delayed && s.feats(Feat::DELAY_DEQUEUE) && sleep && !(flags & DEQUEUE_SPECIAL) &&
+        !entity_eligible(s, cpu, pid)) {
+        update_load_avg(s, cpu, pid, UPDATE_UTIL_EST);
+        set_delayed(cfs, se);
+        return false;
+    }
+
+    // dequeue_entity()
+    unsigned action = UPDATE_TG;
+    if (flags & DEQUEUE_MIGRATING)
+        action |= DO_DETACH;
+    if (sleep && !delayed)
+        action |= UPDATE_UTIL_EST;
+    update_load_avg(s, cpu, pid, action);
+    se.on_rq = false;
+    cfs.load_weight -= se.weight;
+
+    if (sleep || delayed || !se.sched_delayed)
+        --cfs.h_nr_runnable;
+    --cfs.h_nr_queued;
+    if (is_idle_policy(p))
+        --cfs.h_nr_idle;
+
+    // Moving, not sleeping: keep the deadline relative to vruntime so the
+    // task resumes its request where it left it.
+    if (s.feats(Feat::PLACE_REL_DEADLINE) && !sleep) {
+        se.deadline -= se.vruntime;
+        se.rel_deadline = true;
+    }
+    if (pid != cfs.curr)
+        dequeue_tree(s, cfs, pid);
+    --rq.nr_running;
+
+    if (delayed)
+        clear_delayed(cfs, se);
+    return true;
+}
+
+bool check_cfs_invariants(const SchedState& s, CpuId cpu, std::string* why)
+{
+    const Rq& rq = s.rq(cpu);
+    const CfsRq& cfs = rq.cfs;
+    const std::string where = "cpu " + std::to_string(cpu) + ": ";
+
+    unsigned queued = 0, runnable = 0, idle = 0;
+    std::uint64_t load = 0;
+    unsigned int util_est = 0;
+    for (const Task& t : s.tasks) {
+        if (t.cpu != cpu || !t.se.on_rq)
+            continue;
+        ++queued;
+        runnable += t.se.sched_delayed ? 0 : 1;
+        idle += is_idle_policy(t) ? 1 : 0;
+        load += t.se.weight;
+        if (!t.se.sched_delayed)
+            util_est += t.se.avg.util_est;
+        const bool in_tree = std::find(cfs.queue.begin(), cfs.queue.end(), t.id) != cfs.queue.end();
+        if (in_tree == (t.id == cfs.curr))
+            return fail(why,
+                        where + "task " + std::to_string(t.id) +
+                            (in_tree ? " is curr and in the tree" : " is queued but neither curr nor in the tree"));
+    }
+    for (const Task& t : s.tasks)
+        if (t.se.sched_delayed && !t.se.on_rq)
+            return fail(why, "task " + std::to_string(t.id) + " is sched_delayed but not queued");
+
+    if (cfs.h_nr_queued != queued)
+        return fail(why, where + "h_nr_queued " + std::to_string(cfs.h_nr_queued) + " but " + std::to_string(queued) +
+                             " tasks queued");
+    if (cfs.h_nr_runnable != runnable)
+        return fail(why, where + "h_nr_runnable " + std::to_string(cfs.h_nr_runnable) + " but " +
+                             std::to_string(runnable) + " queued tasks are not delayed");
+    if (cfs.h_nr_idle != idle)
+        return fail(why, where + "h_nr_idle " + std::to_string(cfs.h_nr_idle) + " but " + std::to_string(idle) +
+                             " SCHED_IDLE tasks queued");
+    if (rq.nr_running != queued)
+        return fail(why, where + "nr_running " + std::to_string(rq.nr_running) + " but " + std::to_string(queued) +
+                             " tasks queued");
+    if (cfs.load_weight != load)
+        return fail(why, where + "load weight " + std::to_string(cfs.load_weight) + " but queued weights sum to " +
+                             std::to_string(load));
+    if (s.feats(Feat::UTIL_EST) && cfs.avg.util_est != util_est)
+        return fail(why, where + "util_est " + std::to_string(cfs.avg.util_est) + " but the runnable tasks' sum to " +
+                             std::to_string(util_est));
+
+    std::uint64_t sum_weight = 0;
+    std::int64_t sum_w_vruntime = 0;
+    std::int64_t last_deadline = std::numeric_limits<std::int64_t>::min();
+    for (std::size_t i = 0; i < cfs.queue.size(); ++i) {
+        const TaskId id = cfs.queue[i];
+        if (id < 0 || static_cast<std::size_t>(id) >= s.tasks.size())
+            return fail(why, where + "the tree holds unknown task " + std::to_string(id));
+        const Task& t = s.task(id);
+        if (t.cpu != cpu || !t.se.on_rq)
+            return fail(why, where + "the tree holds task " + std::to_string(id) + " which is not queued here");
+        if (std::count(cfs.queue.begin(), cfs.queue.end(), id) != 1)
+            return fail(why, where + "task " + std::to_string(id) + " is in the tree twice");
+        if (t.se.deadline < last_deadline)
+            return fail(why, where + "the tree is out of deadline order at task " + std::to_string(id));
+        last_deadline = t.se.deadline;
+        sum_weight += scaled_weight(t.se);
+        sum_w_vruntime += entity_key(cfs, t.se) * static_cast<std::int64_t>(scaled_weight(t.se));
+    }
+    if (sum_weight != cfs.sum_weight || sum_w_vruntime != cfs.sum_w_vruntime)
+        return fail(why, where + "EEVDF sums (" + std::to_string(cfs.sum_weight) + ", " +
+                             std::to_string(cfs.sum_w_vruntime) + ") differ from the tree's (" +
+                             std::to_string(sum_weight) + ", " + std::to_string(sum_w_vruntime) + ")");
+
+    if (cfs.curr != kNoTask && s.task(cfs.curr).cpu != cpu)
+        return fail(why, where + "curr " + std::to_string(cfs.curr) + " belongs to another CPU");
+    if (rq.curr != cfs.curr)
+        return fail(
+            why, where + "rq.curr " + std::to_string(rq.curr) + " differs from cfs.curr " + std::to_string(cfs.curr));
+    if (cfs.next != kNoTask) {
+        const Task& t = s.task(cfs.next);
+        if (t.cpu != cpu || !t.se.on_rq || t.se.sched_delayed)
+            return fail(why, where + "next buddy " + std::to_string(cfs.next) + " is not a runnable task queued here");
+    }
+    return true;
+}
+
+}  // namespace wb
