@@ -34,12 +34,8 @@ std::string comparison_to_json(const Comparison& c, const std::string& machine)
                          {"placement", placement},
                          {"unfinished", cell.unfinished}});
     }
-    Json j = {{"schema_version", 1},
-              {"machine", machine},
-              {"runs", c.runs},
-              {"cases", cases},
-              {"policies", c.policies},
-              {"cells", cells}};
+    Json j = {{"schema_version", 1}, {"machine", machine},     {"runs", c.runs},
+              {"cases", cases},      {"policies", c.policies}, {"cells", cells}};
     return j.dump(2) + "\n";
 }
 

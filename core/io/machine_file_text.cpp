@@ -6,10 +6,8 @@
 #include "io/machine_file_text.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
-#include <cstring>
 
 namespace wb::machine_file_text {
 
@@ -114,11 +112,6 @@ bool valid_machine_name(std::string_view name)
     if (name.empty() || !ok(name.front(), true))
         return false;
     return std::all_of(name.begin() + 1, name.end(), [&](char c) { return ok(c, false); });
-}
-
-std::string errno_text()
-{
-    return std::strerror(errno);
 }
 
 }  // namespace wb::machine_file_text

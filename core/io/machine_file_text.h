@@ -54,6 +54,5 @@ inline constexpr std::string_view kNameRule =
 inline constexpr std::string_view kNumberingNames[] = {"core-major", "thread-major"};
 
 // strerror(errno), for a failed open, read or write.
-std::string errno_text();
 
 }  // namespace wb::machine_file_text

@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/scenario_json.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
-#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "io/input_error.h"
+#include "io/input_file.h"
 #include "io/json_locator.h"
 #include "policies/registry.h"
 #include "sched/features.h"
@@ -35,12 +33,8 @@ public:
     }
     void throw_if_any()
     {
-        if (list_.empty())
-            return;
-        std::stable_sort(list_.begin(), list_.end(), [](const Diagnostic& a, const Diagnostic& b) {
-            return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-        });
-        throw InputError(std::move(list_));
+        if (!list_.empty())
+            throw_in_reading_order(std::move(list_));
     }
 
 private:
@@ -165,12 +159,7 @@ Scenario parse_scenario_json(std::string_view text, const std::string& file_labe
 
 Scenario load_scenario_file(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-        throw InputError(Diagnostic{path, 0, 0, "", "cannot read this file"});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_scenario_json(text.str(), path);
+    return parse_scenario_json(read_input_file(path, "scenario file"), path);
 }
 
 std::string scenario_to_json(const Scenario& s)

@@ -12,13 +12,9 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <span>
-#include <sstream>
 #include <string>
-#include <system_error>
 #include <tuple>
 #include <unordered_set>
 #include <vector>
@@ -26,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/input_error.h"
+#include "io/input_file.h"
 #include "io/json_locator.h"
 #include "io/machine_file_text.h"
 
@@ -33,7 +30,6 @@ namespace wb {
 
 namespace {
 
-using machine_file_text::errno_text;
 using machine_file_text::format_scaled;
 using machine_file_text::json_string;
 using machine_file_text::kNameRule;
@@ -1102,26 +1098,12 @@ Machine parse_machine_json(std::string_view text, const std::string& file_label)
         if (seen.insert(p.pointer + '\n' + p.message).second)
             diagnostics.push_back({file_label, at.line, at.column, p.pointer, p.message});
     }
-    std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-        return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-    });
-    throw InputError(std::move(diagnostics));
+    throw_in_reading_order(std::move(diagnostics));
 }
 
 Machine load_machine_file(const std::string& path)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw InputError(Diagnostic{path, 0, 0, "", "is a directory; expected a machine file"});
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(
-            Diagnostic{path, 0, 0, "", "cannot open: " + errno_text() + "; expected a readable machine file"});
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw InputError(Diagnostic{path, 0, 0, "", "cannot read: " + errno_text()});
-    return parse_machine_json(text.str(), path);
+    return parse_machine_json(read_input_file(path, "machine file"), path);
 }
 
 }  // namespace wb

@@ -18,13 +18,13 @@
 #include <vector>
 
 #include "io/input_error.h"
+#include "io/input_file.h"
 #include "io/machine_file_text.h"
 
 namespace wb {
 
 namespace {
 
-using machine_file_text::errno_text;
 using machine_file_text::format_scaled;
 using machine_file_text::json_string;
 using machine_file_text::kNameRule;

@@ -2,18 +2,13 @@
 #include "io/workload_json.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
-#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "io/input_error.h"
+#include "io/input_file.h"
 #include "io/json_locator.h"
 
 namespace wb {
@@ -256,11 +251,6 @@ public:
     }
 };
 
-std::string errno_text()
-{
-    return std::strerror(errno);
-}
-
 }  // namespace
 
 WorkloadFile parse_workload_json(std::string_view text, const std::string& file_label)
@@ -293,24 +283,12 @@ WorkloadFile parse_workload_json(std::string_view text, const std::string& file_
         const TextPosition at = p.at_key ? locator.locate_key(p.pointer) : locator.locate(p.pointer);
         diagnostics.push_back({file_label, at.line, at.column, p.pointer, p.message});
     }
-    std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-        return std::tie(a.line, a.column) < std::tie(b.line, b.column);
-    });
-    throw InputError(std::move(diagnostics));
+    throw_in_reading_order(std::move(diagnostics));
 }
 
 WorkloadFile load_workload_file(const std::string& path)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw InputError(Diagnostic{path, 0, 0, "", "is a directory; expected a workload JSON file"});
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(
-            Diagnostic{path, 0, 0, "", "cannot open: " + errno_text() + "; expected a readable workload JSON file"});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_workload_json(text.str(), path);
+    return parse_workload_json(read_input_file(path, "workload JSON file"), path);
 }
 
 }  // namespace wb

@@ -72,6 +72,16 @@ TEST(ScenarioJson, SyntaxErrorsHaveALineAndColumn)
     EXPECT_THAT(error_of("{\"schema_version\": 1}"), HasSubstr("missing \"name\""));
 }
 
+TEST(ScenarioJson, AFolderIsNoScenario)
+{
+    try {
+        load_scenario_file(std::string(WB_SOURCE_DIR) + "/resources/scenarios");
+        FAIL() << "a folder was read as a scenario";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("resources/scenarios: is a directory; expected a scenario file"));
+    }
+}
+
 TEST(ScenarioJson, RelativeMachineFilesAreTakenFromTheScenarioFolder)
 {
     Scenario s;
