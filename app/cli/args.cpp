@@ -2,6 +2,7 @@
 #include "cli/args.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace wb::cli {
 
@@ -76,6 +77,17 @@ Args parse_args(const std::vector<std::string>& argv, const std::vector<OptionSp
             args.repeated[name].push_back(value);
     }
     return args;
+}
+
+std::uint64_t parse_whole_number(const std::string& command, const std::string& option, const std::string& text,
+                                 std::uint64_t min, std::uint64_t max)
+{
+    std::uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc{} || ptr != text.data() + text.size() || v < min || v > max)
+        throw UsageError(command + ": --" + option + " '" + text + "': expected a whole number from " +
+                         std::to_string(min) + " to " + std::to_string(max));
+    return v;
 }
 
 std::string describe_options(const std::vector<OptionSpec>& specs)

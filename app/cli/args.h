@@ -5,6 +5,7 @@
 // names the option and lists the valid ones.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -45,6 +46,11 @@ struct Args {
 // Parses `argv` against `specs`; `command` names the subcommand in messages.
 // Accepts "--name value" and "--name=value". A lone "--" ends the options.
 Args parse_args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& specs, const std::string& command);
+
+// The value of --`option` as a whole number in [min, max]; a UsageError
+// naming the command, the option and the range otherwise.
+std::uint64_t parse_whole_number(const std::string& command, const std::string& option, const std::string& text,
+                                 std::uint64_t min, std::uint64_t max);
 
 // "  --name VALUE   help" lines for a usage text.
 std::string describe_options(const std::vector<OptionSpec>& specs);

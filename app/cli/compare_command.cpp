@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/compare_command.h"
 
-#include <charconv>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -33,16 +32,6 @@ const std::vector<OptionSpec> kSpecs{
     {"json", Value::Required, "FILE", "write the cells as JSON"},
     {"csv", Value::Required, "FILE", "write the cells as CSV"},
 };
-
-std::uint64_t parse_number(const std::string& option, const std::string& text, std::uint64_t min, std::uint64_t max)
-{
-    std::uint64_t v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc{} || ptr != text.data() + text.size() || v < min || v > max)
-        throw UsageError("compare: --" + option + " '" + text + "': expected a whole number from " +
-                         std::to_string(min) + " to " + std::to_string(max));
-    return v;
-}
 
 // "same-cpu=pipe:loops=10,cpus=3" has a label; "pipe:loops=10" does not (the
 // text before its first '=' names a parameter, so it holds a ':').
@@ -117,13 +106,16 @@ int compare_command(const std::vector<std::string>& argv)
         throw UsageError("compare: --policies: expected at least one policy");
     for (const std::string& p : comparison.policies)
         make_policy(p, "--policies");
-    comparison.runs = static_cast<int>(args.has("runs")       ? parse_number("runs", *args.get("runs"), 1, 100000)
-                                       : args.has("scenario") ? static_cast<std::uint64_t>(scenario.runs)
-                                                              : 20);
+    comparison.runs =
+        static_cast<int>(args.has("runs")       ? parse_whole_number("compare", "runs", *args.get("runs"), 1, 100000)
+                         : args.has("scenario") ? static_cast<std::uint64_t>(scenario.runs)
+                                                : 20);
     const std::uint64_t first_seed =
-        args.has("seed") ? parse_number("seed", *args.get("seed"), 0, UINT64_MAX - 100000) : scenario.seed;
+        args.has("seed") ? parse_whole_number("compare", "seed", *args.get("seed"), 0, UINT64_MAX - 100000)
+                         : scenario.seed;
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-    const int jobs = static_cast<int>(args.has("jobs") ? parse_number("jobs", *args.get("jobs"), 1, 1024) : hw);
+    const int jobs =
+        static_cast<int>(args.has("jobs") ? parse_whole_number("compare", "jobs", *args.get("jobs"), 1, 1024) : hw);
     FeatureSet features;
     const std::string feature_list = args.get("features").value_or(scenario.features);
     if (std::string error = features.apply(feature_list); !error.empty())

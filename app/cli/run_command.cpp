@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/run_command.h"
 
-#include <charconv>
 #include <fstream>
 #include <iostream>
 
@@ -33,15 +32,6 @@ const std::vector<OptionSpec> kSpecs{
     {"time-limit", Value::Required, "DURATION", "stop after this much simulated time (default 3600s)"},
     {"check", Value::None, "", "check the kernel state's invariants during the run (always on in debug builds)"},
 };
-
-std::uint64_t parse_seed(const std::string& text)
-{
-    std::uint64_t seed = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
-    if (ec != std::errc{} || ptr != text.data() + text.size())
-        throw UsageError("run: --seed '" + text + "': expected a whole number from 0 to 18446744073709551615");
-    return seed;
-}
 
 std::ofstream open_output(const std::string& path, const char* option)
 {
@@ -102,7 +92,7 @@ int run_command(const std::vector<std::string>& argv)
     SimOptions options;
     options.policy = placement.get();
     options.check = args.has("check");
-    options.seed = args.has("seed") ? parse_seed(*args.get("seed")) : seed;
+    options.seed = args.has("seed") ? parse_whole_number("run", "seed", *args.get("seed"), 0, UINT64_MAX) : seed;
     if (std::string error = options.features.apply(feature_list); !error.empty())
         throw UsageError("run: --features: " + error);
     if (auto limit = args.get("time-limit")) {
