@@ -19,9 +19,9 @@ const std::vector<WorkloadEntry>& entries()
     return kEntries;
 }
 
-// Splits "a=1,cpus=0-3,8,b=2" into parameters. Parameters whose value is a
-// cpulist (cpus) may hold commas: an item without '=' continues the previous
-// value.
+// Splits "a=1,cpus=0-3,8,b=2" into parameters. A value may hold commas (a
+// cpulist does): an item without '=' continues the previous value, whose own
+// check then reports it if it does not belong there.
 WorkloadParams parse_params(std::string_view spec, std::string_view body, const WorkloadInfo& info)
 {
     std::map<std::string, std::string> values;
@@ -39,7 +39,7 @@ WorkloadParams parse_params(std::string_view spec, std::string_view body, const 
         pos = comma == std::string_view::npos ? body.size() : comma + 1;
         const std::size_t eq = item.find('=');
         if (eq == std::string_view::npos) {
-            if (last == "cpus") {
+            if (!last.empty()) {
                 values[last] += "," + std::string(item);
                 continue;
             }

@@ -154,6 +154,18 @@ TEST(Simulator, TheTimeLimitStopsARunThatWouldNotFinish)
 
 TEST(Simulator, BadWorkloadSpecsAreReported)
 {
+    try {
+        make_workload("pipe:x");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("expected name=value, found 'x'"), std::string::npos);
+    }
+    try {
+        make_workload("pipe:loops=5,x");  // a stray item joins the value before it
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("loops=5,x: expected a whole number"), std::string::npos);
+    }
     EXPECT_THROW(make_workload("pipe:loop=5"), InputError);
     EXPECT_THROW(make_workload("pipes"), InputError);
     try {
