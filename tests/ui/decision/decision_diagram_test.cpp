@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <QAction>
+#include <QGraphicsScene>
+#include <QMenu>
+#include <QObject>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "decision/decision_diagram.h"
+#include "decision/decision_graph.h"
+#include "decision/decision_items.h"
+#include "decision/palette.h"
+#include "engine/simulator.h"
+#include "sched/decision.h"
+#include "topology/synthetic.h"
+#include "workload/workload_spec.h"
+
+namespace wb {
+namespace {
+
+// A sync wakeup that pulls to the waker's LLC, finds no idle sibling of
+// prev and takes the first idle CPU of the LLC scan.
+DecisionRecord llc_scan_record()
+{
+    DecisionRecord r;
+    r.seq = 41;
+    r.time = Time::us(12);
+    r.waker = 0;
+    r.wakee = 1;
+    r.waker_cpu = 2;
+    r.prev_cpu = 3;
+    r.wake_flags = WF_TTWU | WF_SYNC;
+    r.steps = {
+        {"wake_wide", "not wide", "wakee_flips 1/1: lo < llc_size 8", kNoCpu},
+        {"select_task_rq_fair", "affine domain", "MC (0-7) spans waker 2 and prev 3", kNoCpu},
+        {"wake_affine_idle", "no idle choice", "waker busy; prev busy", kNoCpu},
+        {"wake_affine_weight", "waker lighter", "this_eff 1 < prev_eff 2", 2},
+        {"wake_affine", "waker cpu", "target = waker cpu 2", 2},
+        {"select_idle_sibling", "target not idle", "cpu 2 busy", kNoCpu},
+        {"select_idle_sibling", "prev not usable", "cpu 3 busy", kNoCpu},
+        {"select_idle_sibling", "recent_used_cpu not usable", "recent_used_cpu none", kNoCpu},
+        {"select_idle_sibling", "idle-cores hint clear", "has_idle_cores false", kNoCpu},
+        {"select_idle_smt", "no idle sibling", "no idle SMT sibling of prev 3", kNoCpu},
+        {"select_idle_cpu", "scan budget", "nr_idle_scan 4", kNoCpu},
+        {"select_idle_cpu", "idle cpu", "cpu 5 idle", 5},
+    };
+    r.scanned = {3, 4, 5};
+    r.target = 2;
+    r.chosen = 5;
+    r.path = WakePath::LlcScan;
+    r.from_waker = DistanceClass::Llc;
+    r.from_prev = DistanceClass::Llc;
+    return r;
+}
+
+QStringList step_names(const DecisionRecord& r)
+{
+    QStringList out;
+    for (const DecisionStep& s : r.steps)
+        out << QString::fromUtf8(s.function.data(), static_cast<qsizetype>(s.function.size())) + QStringLiteral(": ") +
+                   QString::fromUtf8(s.branch.data(), static_cast<qsizetype>(s.branch.size()));
+    return out;
+}
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+std::vector<DecisionNodeItem*> nodes(DecisionDiagram& d)
+{
+    std::vector<DecisionNodeItem*> out;
+    for (QGraphicsItem* item : d.scene()->items())
+        if (item->type() == DecisionNodeItem::Type)
+            out.push_back(static_cast<DecisionNodeItem*>(item));
+    return out;
+}
+
+DecisionNodeItem* node_by_key(DecisionDiagram& d, const QString& key)
+{
+    for (DecisionNodeItem* n : nodes(d))
+        if (n->key() == key)
+            return n;
+    return nullptr;
+}
+
+std::set<std::pair<QString, QString>> taken_edges(DecisionDiagram& d)
+{
+    std::set<std::pair<QString, QString>> out;
+    for (QGraphicsItem* item : d.scene()->items()) {
+        if (item->type() != DecisionEdgeItem::Type)
+            continue;
+        auto* e = static_cast<DecisionEdgeItem*>(item);
+        if (e->isTaken())
+            out.insert({e->from()->key(), e->to()->key()});
+    }
+    return out;
+}
+
+// A few wakeups of a real pipe run: the strings the selector writes.
+std::vector<DecisionRecord> pipe_records(int wakeups)
+{
+    SimOptions opt;
+    opt.seed = 1;
+    Simulator sim(parse_synthetic("synthetic:node=1,llc=1,core=4,smt=2"), make_workload("pipe:loops=50"), opt);
+    std::vector<DecisionRecord> records;
+    sim.set_record_sink([&](const DecisionRecord& r) { records.push_back(r); });
+    for (int i = 0; i < wakeups && sim.step_wakeup(); ++i) {
+    }
+    return records;
+}
+
+}  // namespace
+
+class DecisionDiagramTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void lightsExactlyTheRecordsStepsInOrder()
+    {
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        const DecisionRecord r = llc_scan_record();
+        const QColor colour = palette::policy_colour(1);
+        d.showRecord(r, colour);
+
+        QCOMPARE(d.litSteps(), step_names(r));
+        QVERIFY(!d.isAnimating());
+
+        // Lit: the steps' nodes, their headers and the chosen CPU; no other.
+        const QSet<QString> expected_lit{
+            "select_task_rq_fair", "wake_wide",  "domain_walk", "wake_affine_idle", "wake_affine_weight", "wake_affine",
+            "select_idle_sibling", "sis_target", "sis_prev",    "sis_recent",       "sis_idle_cores",     "sis_smt",
+            "sis_budget",          "sis_scan",   "chosen"};
+        QSet<QString> lit;
+        for (DecisionNodeItem* n : nodes(d))
+            if (n->isLit())
+                lit.insert(n->key());
+        QCOMPARE(lit, expected_lit);
+
+        // The taken edges follow the steps, through the implicit headers.
+        const std::set<std::pair<QString, QString>> expected_edges{
+            {"select_task_rq_fair", "wake_wide"},
+            {"wake_wide", "domain_walk"},
+            {"domain_walk", "wake_affine_idle"},
+            {"wake_affine_idle", "wake_affine_weight"},
+            {"wake_affine_weight", "wake_affine"},
+            {"wake_affine", "select_idle_sibling"},
+            {"select_idle_sibling", "sis_target"},
+            {"sis_target", "sis_prev"},
+            {"sis_prev", "sis_recent"},
+            {"sis_recent", "sis_idle_cores"},
+            {"sis_idle_cores", "sis_smt"},
+            {"sis_smt", "sis_budget"},
+            {"sis_budget", "sis_scan"},
+            {"sis_scan", "chosen"},
+        };
+        QCOMPARE(taken_edges(d), expected_edges);
+
+        // Each step's values stand next to its node.
+        QVERIFY2(d.detailFor("wake_wide", "not wide").contains("wakee_flips 1/1: lo < llc_size 8"),
+                 qPrintable(d.detailFor("wake_wide", "not wide")));
+        const QString scan = d.detailFor("select_idle_cpu", "idle cpu");
+        QVERIFY2(scan.contains("idle cpu: cpu 5 idle") && scan.contains("cpu 5"), qPrintable(scan));
+        QVERIFY(d.detailFor("select_task_rq_fair", "slow path").isEmpty());
+        QVERIFY(!d.nodeFor("select_idle_core", "idle core")->isLit());
+        QVERIFY(!d.nodeFor("sched_balance_find_dst_cpu", "chosen")->isLit());
+    }
+
+    void animatesOneStepAtATime()
+    {
+        DecisionDiagram d;
+        QSignalSpy lit(&d, &DecisionDiagram::stepLit);
+        QSignalSpy finished(&d, &DecisionDiagram::animationFinished);
+        const DecisionRecord r = llc_scan_record();
+
+        // The first step lights at once, the rest wait for the timer.
+        d.setAnimationInterval(60'000);
+        d.showRecord(r, palette::policy_colour(0));
+        QCOMPARE(d.litSteps(), step_names(r).mid(0, 1));
+        QVERIFY(d.isAnimating());
+        QCOMPARE(finished.count(), 0);
+        d.finishAnimation();
+        QCOMPARE(d.litSteps(), step_names(r));
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(lit.count(), static_cast<int>(r.steps.size()));
+
+        // And the timer does light them all.
+        d.setAnimationInterval(1);
+        d.showRecord(r, palette::policy_colour(0));
+        QTRY_COMPARE(finished.count(), 2);
+        QCOMPARE(d.litSteps(), step_names(r));
+    }
+
+    void aStepTheDiagramDoesNotKnowStillShows()
+    {
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        const int fixed = d.nodeCount();
+        DecisionRecord r = llc_scan_record();
+        // A policy's own step, and a function no table lists.
+        r.steps.insert(r.steps.begin() + 5, DecisionStep{"sync-waker-v3", "reciprocal sync pair: waker cpu",
+                                                         "waker and wakee alternate", 2});
+        r.steps.push_back({"made_up_function", "some branch", "values", kNoCpu});
+        // A known function with a branch no table lists lights that function's node.
+        r.steps.push_back({"select_idle_cpu", "a branch added later", "", kNoCpu});
+        d.showRecord(r, palette::policy_colour(2));
+
+        QCOMPARE(d.litSteps(), step_names(r));
+        QCOMPARE(d.nodeCount(), fixed + 2);
+        DecisionNodeItem* policy = d.nodeFor("sync-waker-v3", "reciprocal sync pair: waker cpu");
+        QVERIFY(policy);
+        QCOMPARE(policy->title(), QStringLiteral("sync-waker-v3"));
+        QCOMPARE(policy->kind(), DecisionNodeItem::Kind::Policy);
+        QVERIFY(policy->isLit());
+        DecisionNodeItem* unknown = d.nodeFor("made_up_function", "some branch");
+        QVERIFY(unknown);
+        QCOMPARE(unknown->kind(), DecisionNodeItem::Kind::Unknown);
+        QVERIFY(unknown->isLit());
+        QVERIFY(d.detailFor("made_up_function", "some branch").contains("some branch: values"));
+        // (the function's first node: the SIS_UTIL budget).
+        QCOMPARE(d.nodeFor("select_idle_cpu", "a branch added later"), d.nodeFor("select_idle_cpu", "scan budget"));
+        QVERIFY(d.nodeFor("select_idle_cpu", "scan budget")->isLit());
+
+        // The policy's node sits right after the step before it.
+        QVERIFY(policy->y() > d.nodeFor("wake_affine", "waker cpu")->y());
+        QVERIFY(policy->y() < d.nodeFor("select_idle_sibling", "target idle")->y());
+
+        // Built once: the next record restyles, it adds nothing.
+        d.showRecord(r, palette::policy_colour(0));
+        QCOMPARE(d.nodeCount(), fixed + 2);
+        d.showRecord(llc_scan_record(), palette::policy_colour(0));
+        QVERIFY(!policy->isLit());
+        QVERIFY(!unknown->isLit());
+    }
+
+    void showsRecordsOfARealRun()
+    {
+        const std::vector<DecisionRecord> records = pipe_records(8);
+        QVERIFY(records.size() >= 4);  // the two forks and pipe wakeups
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        const int fixed = d.nodeCount();
+        bool slow_path = false;
+        bool fast_path = false;
+        for (const DecisionRecord& r : records) {
+            QVERIFY(!r.steps.empty());
+            d.showRecord(r, palette::policy_colour(0));
+            QCOMPARE(d.litSteps(), step_names(r));
+            for (const DecisionStep& s : r.steps) {
+                DecisionNodeItem* n = d.nodeFor(qs(s.function), qs(s.branch));
+                QVERIFY(n);
+                QVERIFY(n->isLit());
+                // Every string the selector writes is in the fixed graph.
+                QVERIFY2(!decision_graph::node_of(s.function, s.branch).empty(),
+                         qPrintable(qs(s.function) + ": " + qs(s.branch)));
+            }
+            QVERIFY(node_by_key(d, "chosen")->isLit());
+            slow_path |= r.path == WakePath::SlowPath;
+            fast_path |= r.path != WakePath::SlowPath && r.path != WakePath::NotSelected;
+        }
+        QVERIFY(slow_path);
+        QVERIFY(fast_path);
+        QCOMPARE(d.nodeCount(), fixed);
+    }
+
+    void everyBranchOfALongerRunIsInTheTable()
+    {
+        // Longer pipe runs on machines with and without SMT and with two
+        // LLCs meet most branches; none may fall back to a generic node.
+        for (const char* machine : {"synthetic:node=1,llc=1,core=4,smt=2", "synthetic:node=2,llc=2,core=2,smt=1"}) {
+            SimOptions opt;
+            Simulator sim(parse_synthetic(machine), make_workload("pipe:loops=300"), opt);
+            std::set<std::pair<std::string, std::string>> seen;
+            sim.set_record_sink([&](const DecisionRecord& r) {
+                for (const DecisionStep& s : r.steps)
+                    seen.insert({std::string(s.function), std::string(s.branch)});
+            });
+            QVERIFY(sim.run());
+            QVERIFY(seen.size() >= 5);
+            for (const auto& [function, branch] : seen) {
+                bool listed = false;
+                for (const decision_graph::Branch& b : decision_graph::branches())
+                    listed |= b.function == function && b.branch == branch;
+                QVERIFY2(listed, (function + ": " + branch).c_str());
+            }
+        }
+    }
+
+    void rightClickAsksToPauseOnTheBranch()
+    {
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        d.resize(900, 1400);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        d.showRecord(llc_scan_record(), palette::policy_colour(0));
+        QSignalSpy spy(&d, &DecisionDiagram::breakOnBranchRequested);
+
+        DecisionNodeItem* prev = d.nodeFor("select_idle_sibling", "prev idle");
+        const QPoint at = d.mapFromScene(prev->sceneBoundingRect().center());
+        std::unique_ptr<QMenu> menu(d.createBranchMenu(at));
+        QVERIFY(menu);
+        QAction* taken = menu->actions().value(0);
+        QVERIFY(taken);
+        QVERIFY2(taken->text().startsWith("Pause when this branch is taken"), qPrintable(taken->text()));
+        QVERIFY(taken->isEnabled());
+        taken->trigger();
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.last().at(0).toString(), QStringLiteral("select_idle_sibling"));
+        QCOMPARE(spy.last().at(1).toString(), QStringLiteral("prev not usable"));
+
+        // Every branch of the node can be chosen, taken in this record or not.
+        QMenu* others = menu->actions().value(1)->menu();
+        QVERIFY(others);
+        QAction* idle = nullptr;
+        for (QAction* a : others->actions())
+            if (a->text() == "select_idle_sibling: prev idle")
+                idle = a;
+        QVERIFY(idle);
+        idle->trigger();
+        QCOMPARE(spy.count(), 2);
+        QCOMPARE(spy.last().at(1).toString(), QStringLiteral("prev idle"));
+
+        // Nothing to offer away from the nodes.
+        QVERIFY(!d.createBranchMenu(QPoint(2, 2)));
+    }
+
+    void clearReturnsEveryNodeToGrey()
+    {
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        d.showRecord(llc_scan_record(), palette::policy_colour(0));
+        d.clear();
+        QVERIFY(d.litSteps().isEmpty());
+        QVERIFY(!d.record());
+        for (DecisionNodeItem* n : nodes(d))
+            QVERIFY2(!n->isLit(), qPrintable(n->key()));
+        QVERIFY(taken_edges(d).empty());
+    }
+};
+
+}  // namespace wb
+
+QTEST_MAIN(wb::DecisionDiagramTest)
+#include "decision_diagram_test.moc"

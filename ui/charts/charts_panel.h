@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// ChartsPanel: the window's chart tabs (throughput over time, latency CDF,
+// headline with error bars, placement by distance class), one policy
+// colour used by all four.
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QStringList>
+#include <QTabWidget>
+
+namespace wb {
+
+class ThroughputChart;
+class LatencyCdfChart;
+class HeadlineChart;
+class PlacementChart;
+
+class ChartsPanel : public QTabWidget {
+    Q_OBJECT
+
+public:
+    explicit ChartsPanel(QWidget* parent = nullptr);
+    ~ChartsPanel() override;
+
+    void setPolicies(const QStringList& names, const QList<QColor>& colours);
+    // Empties every chart, keeping the policies.
+    void clear();
+
+    ThroughputChart* throughput() const { return throughput_; }
+    LatencyCdfChart* latency() const { return latency_; }
+    HeadlineChart* headline() const { return headline_; }
+    PlacementChart* placement() const { return placement_; }
+    // The chart on the current tab, for "export the focused view".
+    QWidget* currentChart() const { return currentWidget(); }
+
+private:
+    ThroughputChart* throughput_ = nullptr;
+    LatencyCdfChart* latency_ = nullptr;
+    HeadlineChart* headline_ = nullptr;
+    PlacementChart* placement_ = nullptr;
+    QStringList names_;
+    QList<QColor> colours_;
+};
+
+}  // namespace wb

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "charts/headline_chart.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPen>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "decision/palette.h"
+#include "metrics/comparison.h"
+
+namespace wb {
+
+namespace {
+
+constexpr double kBarWidth = 0.8;  // of a category; QBarSeries' default 0.5 wastes room
+const QColor kWhisker(0x30, 0x30, 0x30);
+
+QString qstr(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString value_title(const ComparisonCell& cell)
+{
+    if (cell.unit.empty() || cell.metric == cell.unit)
+        return qstr(cell.metric);
+    return QStringLiteral("%1 (%2)").arg(qstr(cell.metric), qstr(cell.unit));
+}
+
+}  // namespace
+
+HeadlineChart::HeadlineChart(QWidget* parent) : QChartView(parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    QChart* c = chart();
+    c->setAnimationOptions(QChart::NoAnimation);
+    c->legend()->setAlignment(Qt::AlignBottom);
+    x_ = new QBarCategoryAxis(this);
+    x_->setTitleText(QStringLiteral("workload case"));
+    y_ = new QValueAxis(this);
+    y_->setLabelFormat(QStringLiteral("%.3g"));
+    c->addAxis(x_, Qt::AlignBottom);
+    c->addAxis(y_, Qt::AlignLeft);
+    clear();
+}
+
+HeadlineChart::~HeadlineChart() = default;
+
+void HeadlineChart::setPolicies(const QStringList&, const QList<QColor>& colours)
+{
+    colours_ = colours;
+    if (comparison_)
+        rebuild();
+}
+
+void HeadlineChart::setErrorBars(ErrorBars bars)
+{
+    error_bars_ = bars;
+    if (comparison_)
+        rebuild();
+}
+
+void HeadlineChart::setComparison(const Comparison& comparison)
+{
+    comparison_ = std::make_unique<Comparison>(comparison);
+    rebuild();
+}
+
+void HeadlineChart::clear()
+{
+    comparison_.reset();
+    chart()->removeAllSeries();
+    bars_ = nullptr;
+    whiskers_.clear();
+    x_->clear();
+    relative_ = false;
+    y_->setTitleText(QStringLiteral("headline (unit)"));
+    y_->setRange(0, 1);
+    chart()->setTitle(QStringLiteral("Headline figure per policy and case"));
+}
+
+QLineSeries* HeadlineChart::whisker(int policy, int case_index) const
+{
+    if (policy < 0 || static_cast<std::size_t>(policy) >= whiskers_.size())
+        return nullptr;
+    const auto& row = whiskers_[static_cast<std::size_t>(policy)];
+    return case_index >= 0 && static_cast<std::size_t>(case_index) < row.size()
+               ? row[static_cast<std::size_t>(case_index)]
+               : nullptr;
+}
+
+void HeadlineChart::rebuild()
+{
+    const Comparison& cmp = *comparison_;
+    QChart* c = chart();
+    c->removeAllSeries();
+    whiskers_.clear();
+    x_->clear();
+
+    const std::size_t nr_policies = cmp.policies.size();
+    const std::size_t nr_cases = cmp.cases.size();
+    if (nr_policies == 0 || nr_cases == 0 || cmp.cells.size() < nr_policies * nr_cases) {
+        bars_ = nullptr;
+        return;
+    }
+    // One axis only holds one unit.
+    relative_ = false;
+    for (std::size_t k = 1; k < nr_cases; ++k)
+        if (cmp.cell(0, k).metric != cmp.cell(0, 0).metric || cmp.cell(0, k).unit != cmp.cell(0, 0).unit)
+            relative_ = true;
+
+    QStringList cases;
+    for (const std::string& label : cmp.cases)
+        cases << qstr(label);
+    x_->append(cases);
+
+    bars_ = new QBarSeries;
+    bars_->setBarWidth(kBarWidth);
+    double top = 0;
+    std::vector<std::vector<std::pair<double, double>>> mean_err(nr_policies);
+    for (std::size_t p = 0; p < nr_policies; ++p) {
+        auto* set = new QBarSet(qstr(cmp.policies[p]));
+        const int pi = static_cast<int>(p);
+        const QColor colour = pi < colours_.size() ? colours_[pi] : palette::policy_colour(pi);
+        set->setColor(colour);
+        set->setBorderColor(colour.darker(130));
+        for (std::size_t k = 0; k < nr_cases; ++k) {
+            const ComparisonCell& cell = cmp.cell(p, k);
+            double mean = cell.summary.mean;
+            double err = error_bars_ == ErrorBars::Stddev ? cell.summary.stddev : cell.summary.ci95;
+            if (relative_) {
+                const double ref = cmp.cell(0, k).summary.mean;
+                const double scale = ref != 0 ? 100.0 / ref : 0.0;
+                mean *= scale;
+                err *= scale;
+            }
+            set->append(mean);
+            mean_err[p].emplace_back(mean, err);
+            top = std::max(top, mean + err);
+        }
+        bars_->append(set);
+    }
+    c->addSeries(bars_);
+    bars_->attachAxis(x_);
+    bars_->attachAxis(y_);
+
+    // QBarSeries lays bar s of n in category k over
+    // [k - w/2 + s*w/n, k - w/2 + (s+1)*w/n]: the whisker goes to its middle.
+    const double slot = kBarWidth / static_cast<double>(nr_policies);
+    const double cap = slot * 0.2;
+    QPen pen(kWhisker);
+    pen.setWidthF(1.5);
+    whiskers_.assign(nr_policies, {});
+    for (std::size_t p = 0; p < nr_policies; ++p) {
+        for (std::size_t k = 0; k < nr_cases; ++k) {
+            const auto [mean, err] = mean_err[p][k];
+            const double x = static_cast<double>(k) - kBarWidth / 2 + (static_cast<double>(p) + 0.5) * slot;
+            auto* w = new QLineSeries;
+            w->setName(QStringLiteral("%1 %2 error").arg(qstr(cmp.policies[p]), cases[static_cast<int>(k)]));
+            w->setPen(pen);
+            // Cap, stem, cap in one polyline: the caps are retraced.
+            w->append({{x - cap, mean - err},
+                       {x + cap, mean - err},
+                       {x, mean - err},
+                       {x, mean + err},
+                       {x - cap, mean + err},
+                       {x + cap, mean + err}});
+            c->addSeries(w);
+            w->attachAxis(x_);
+            w->attachAxis(y_);
+            for (QLegendMarker* m : c->legend()->markers(w))
+                m->setVisible(false);
+            whiskers_[p].push_back(w);
+        }
+    }
+
+    const ComparisonCell& first = cmp.cell(0, 0);
+    const QString spread = error_bars_ == ErrorBars::Stddev ? QStringLiteral("\u00b1 stddev")
+                                                            : QStringLiteral("\u00b1 95% CI of the mean");
+    if (relative_) {
+        y_->setTitleText(QStringLiteral("mean (% of %1)").arg(qstr(cmp.policies[0])));
+        c->setTitle(QStringLiteral("Headline per case relative to %1, %2 over %3 runs")
+                        .arg(qstr(cmp.policies[0]), spread)
+                        .arg(cmp.runs));
+    } else {
+        y_->setTitleText(value_title(first));
+        c->setTitle(QStringLiteral("%1: mean %2 over %3 runs (%4 is better)")
+                        .arg(qstr(first.metric), spread)
+                        .arg(cmp.runs)
+                        .arg(first.lower_is_better ? QStringLiteral("lower") : QStringLiteral("higher")));
+    }
+    y_->setRange(0, top > 0 ? top * 1.1 : 1);
+    y_->applyNiceNumbers();
+}
+
+}  // namespace wb

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// HeadlineChart: the headline figure of each policy in each workload case,
+// as the published comparisons give it: one bar per policy and case at the
+// mean over runs, with a whisker for the spread (sample standard deviation,
+// or the 95% interval of the mean). Qt Charts has no error bars, so each
+// whisker is a small line series (cap, stem, cap) on the bars' axis, placed
+// where QBarSeries centres the bar.
+//
+// When the cases measure different things (usecs/op for pipe, seconds for
+// hackbench) one axis cannot hold them: the bars then show each policy's
+// mean as a percentage of the first policy's in the same case.
+#pragma once
+
+#include <QChartView>
+#include <QColor>
+#include <QList>
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+class QBarSeries;
+class QBarCategoryAxis;
+class QLineSeries;
+class QValueAxis;
+
+namespace wb {
+
+struct Comparison;
+
+class HeadlineChart : public QChartView {
+    Q_OBJECT
+
+public:
+    enum class ErrorBars { Stddev, Ci95 };
+
+    explicit HeadlineChart(QWidget* parent = nullptr);
+    ~HeadlineChart() override;
+
+    // Colours by policy index; the names come with each comparison.
+    void setPolicies(const QStringList& names, const QList<QColor>& colours);
+    void setErrorBars(ErrorBars bars);
+    void setComparison(const Comparison& comparison);
+    void clear();
+
+    QBarSeries* bars() const { return bars_; }
+    // The whisker of one bar: 6 points, x at the bar's centre; points 2..3
+    // run from mean - error to mean + error.
+    QLineSeries* whisker(int policy, int case_index) const;
+    bool isRelative() const { return relative_; }
+    QBarCategoryAxis* caseAxis() const { return x_; }
+    QValueAxis* valueAxis() const { return y_; }
+
+private:
+    void rebuild();
+
+    QList<QColor> colours_;
+    ErrorBars error_bars_ = ErrorBars::Stddev;
+    std::vector<std::vector<QLineSeries*>> whiskers_;  // [policy][case]
+    QBarSeries* bars_ = nullptr;
+    QBarCategoryAxis* x_ = nullptr;
+    QValueAxis* y_ = nullptr;
+    bool relative_ = false;
+    std::unique_ptr<Comparison> comparison_;
+};
+
+}  // namespace wb
