@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/idle_governor.h"
 #include "policies/placement_policy.h"
 #include "sched/eevdf.h"
 #include "sched/fair_select.h"
@@ -27,6 +28,7 @@
 #include "sched/load_balance.h"
 #include "sched/select_idle.h"
 #include "topology/distance.h"
+#include "workload/os_noise.h"
 
 namespace wb {
 
@@ -51,7 +53,8 @@ DomainOptions domain_options(const SimOptions& options)
 Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOptions options)
     : machine_(std::move(machine)),
       domains_(SchedDomains::build(machine_, domain_options(options))),
-      workload_(std::move(workload)),
+      user_workload_(workload.get()),
+      workload_(OsNoise::wrap(std::move(workload), machine_)),
       opt_(std::move(options)),
       rng_(opt_.seed)
 {
@@ -517,9 +520,15 @@ void Simulator::pick_idle_state(CpuId cpu)
     const CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Rq& rq = s_.rq(cpu);
     std::int64_t predicted = 0;
-    for (std::int64_t d : c.idle_history)
-        predicted += d;
-    predicted /= static_cast<std::int64_t>(c.idle_history.size());
+    if (const auto typical = menu_typical_interval(c.idle_history)) {
+        predicted = *typical;
+    } else {
+        // No pattern: menu then goes by the next timer, which on an idle
+        // nohz CPU is far; the mean of the history stands in for it.
+        for (std::int64_t d : c.idle_history)
+            predicted += d;
+        predicted /= static_cast<std::int64_t>(c.idle_history.size());
+    }
     rq.idle_state = -1;
     for (std::size_t i = 0; i < machine_.idle_states.size(); ++i)
         if (i == 0 || static_cast<double>(predicted) >= machine_.idle_states[i].target_residency_ns)

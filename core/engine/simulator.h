@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "engine/event_queue.h"
+#include "engine/idle_governor.h"
 #include "engine/kernel.h"
 #include "engine/rng.h"
 #include "metrics/run_metrics.h"
@@ -82,7 +83,7 @@ public:
     const SchedState& state() const { return s_; }
     const LoadBalanceState& load_balance() const { return lb_; }
     const RunMetrics& metrics() const { return metrics_; }
-    const Workload& workload() const { return *workload_; }
+    const Workload& workload() const { return *user_workload_; }  // as given, without the OS noise around it
     std::uint64_t wakeup_count() const { return wakeup_seq_; }
 
     // Kernel, for the workload.
@@ -125,7 +126,7 @@ private:
         Time gov_since;                // when the current idle state was entered
         // The cpuidle governor's memory: the last idle periods, as the
         // menu governor's typical-interval detection keeps them.
-        std::array<std::int64_t, 8> idle_history{};
+        std::array<std::int64_t, kIdleIntervals> idle_history{};
         int idle_history_next = 0;
     };
 
@@ -191,7 +192,8 @@ private:
     SchedState s_;
     LoadBalanceState lb_;
     LbOutcome newidle_out_;
-    std::unique_ptr<Workload> workload_;
+    Workload* user_workload_;             // the workload as given (initialised before workload_ wraps it)
+    std::unique_ptr<Workload> workload_;  // it, or OsNoise around it
     SimOptions opt_;
     Rng rng_;
     EventQueue events_;
