@@ -23,7 +23,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/event_queue.h"
+#include "engine/future_events.h"
 #include "engine/kernel.h"
 #include "engine/rng.h"
 #include "metrics/run_metrics.h"
@@ -110,12 +110,10 @@ private:
 
     // What a CPU is doing beyond its runqueue: the segment it executes.
     struct CpuExec {
-        bool busy = false;           // running a task (or switching to one); false while the idle task runs
-        Time seg_start;              // when the current segment (re)started
-        Time overhead_left;          // kernel time still to spend before the task's work continues
-        double speed = 1.0;          // work per ns now: thread speed x SMT contention
-        std::uint64_t seg_gen = 0;   // bumped to cancel the pending kSegmentEnd
-        std::uint64_t tick_gen = 0;  // bumped to stop the tick
+        bool busy = false;   // running a task (or switching to one); false while the idle task runs
+        Time seg_start;      // when the current segment (re)started
+        Time overhead_left;  // kernel time still to spend before the task's work continues
+        double speed = 1.0;  // work per ns now: thread speed x SMT contention
         bool tick_armed = false;
         bool need_resched = false;
         int last_mm = -1;              // the address space loaded on this CPU
@@ -194,7 +192,10 @@ private:
     std::unique_ptr<Workload> workload_;
     SimOptions opt_;
     Rng rng_;
-    EventQueue events_;
+    FutureEvents events_;
+    // Each CPU's two timer slots in events_.
+    static int segment_slot(CpuId cpu) { return 2 * cpu; }
+    static int tick_slot(CpuId cpu) { return 2 * cpu + 1; }
     std::vector<CpuExec> cpu_;
     std::vector<std::vector<CpuId>> smt_siblings_;  // the other threads of each CPU's core
     std::vector<TaskExec> task_;
