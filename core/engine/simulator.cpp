@@ -616,11 +616,16 @@ void Simulator::arm_tick(CpuId cpu)
     if (c.tick_armed)
         return;
     c.tick_armed = true;
-    // The next tick of this CPU's grid after now.
+    // The next tick of this CPU's grid after now. A CPU that idles and
+    // wakes within one tick period re-arms the same grid point: keep it and
+    // skip the 64-bit division.
     const std::int64_t period = tick_period_.ns();
-    const std::int64_t since = (s_.now - c.tick_phase).ns();
-    const std::int64_t next = since < 0 ? c.tick_phase.ns() : c.tick_phase.ns() + (since / period + 1) * period;
-    events_.arm(tick_slot(cpu), Time::ns(next), kTick, cpu);
+    const std::int64_t now = s_.now.ns();
+    if (!(c.next_tick.ns() > now && c.next_tick.ns() - period <= now && c.next_tick > c.tick_phase)) {
+        const std::int64_t since = now - c.tick_phase.ns();
+        c.next_tick = Time::ns(since < 0 ? c.tick_phase.ns() : c.tick_phase.ns() + (since / period + 1) * period);
+    }
+    events_.arm(tick_slot(cpu), c.next_tick, kTick, cpu);
 }
 
 void Simulator::on_tick(CpuId cpu)

@@ -119,6 +119,7 @@ private:
         int last_mm = -1;              // the address space loaded on this CPU
         bool resched_pending = false;  // a kResched is in flight (idle CPU being kicked)
         Time tick_phase;               // offset of this CPU's tick from time 0
+        Time next_tick;                // the grid point arm_tick() last chose
         Time last_change;              // for busy/idle accounting
         Time gov_since;                // when the current idle state was entered
         // The cpuidle governor's memory: the last idle periods, as the
