@@ -38,10 +38,7 @@ public:
     struct Key {
         std::int64_t at;
         std::uint64_t seq;
-        // One 128-bit comparison, no branches: times are never negative.
-        friend bool operator<(Key a, Key b) { return a.packed() < b.packed(); }
-        __extension__ using Packed = unsigned __int128;
-        Packed packed() const { return Packed{static_cast<std::uint64_t>(at)} << 64 | seq; }
+        friend bool operator<(Key a, Key b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
     };
 
     // Slots 0..n-1 for timers.
@@ -56,7 +53,6 @@ public:
 
     void push(const Event& e)
     {
-        assert(e.at >= Time() && "events are never scheduled before time 0");
         once_.push_back(Once{{e.at.ns(), next_seq_++}, e.arg, e.kind, e.target});
         std::push_heap(once_.begin(), once_.end(), OnceLater{});
     }
@@ -64,7 +60,6 @@ public:
     // Schedules slot `timer` at `at`; a pending event of the slot is cancelled.
     void arm(int timer, Time at, int kind, int target)
     {
-        assert(at >= Time() && "events are never scheduled before time 0");
         Slot& s = slot(timer);
         const Key key{at.ns(), next_seq_++};
         s.kind = kind;
