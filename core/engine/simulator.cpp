@@ -39,6 +39,18 @@ Time cost_time(const Machine& m, Cost c)
     return Time::ns(static_cast<std::int64_t>(m.costs[c]));
 }
 
+// ns x speed (or ns / speed), through a double as the model defines it.
+// Most CPUs run at nominal speed, where the double round trip is exact and
+// the division the slowest instruction of a segment: skip both.
+std::int64_t scale_by_speed(std::int64_t ns, double speed, bool divide)
+{
+    constexpr std::int64_t kExact = std::int64_t{1} << 53;
+    if (speed == 1.0 && ns < kExact && ns > -kExact)
+        return ns;
+    const double x = static_cast<double>(ns);
+    return static_cast<std::int64_t>(divide ? x / speed : x * speed);
+}
+
 // A policy may change how the domains are built (smt-asym-packing).
 DomainOptions domain_options(const SimOptions& options)
 {
@@ -66,6 +78,7 @@ Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOpt
     s_.policy = opt_.policy;
     lb_ = make_load_balance_state(s_);
     cpu_.resize(static_cast<std::size_t>(machine_.nr_cpus()));
+    events_.set_timer_slots(2 * cpu_.size());
     waiting_.assign(cpu_.size(), 0);
     smt_siblings_.resize(cpu_.size());
     for (const CpuTopo& a : machine_.cpus)
@@ -188,7 +201,7 @@ bool Simulator::run_until(Time until)
         workload_->setup(*this);
     }
     const Time stop = std::min(until, opt_.time_limit);
-    while (!finished_ && !events_.empty() && events_.top().at <= stop) {
+    while (!finished_ && !events_.empty() && events_.next_at() <= stop) {
         const Event e = events_.pop();
         assert(e.at >= s_.now && "time never goes backwards");
         s_.now = e.at;
@@ -199,12 +212,15 @@ bool Simulator::run_until(Time until)
         if (workload_->done() && !finished_) {
             finished_ = true;
             end_time_ = s_.now;
+            metrics_.events += events_.take_ghosts_before(e.at, e.seq);
             close_accounting();
         }
     }
-    if (!finished_)
-        end_time_ = std::max(s_.now, stop);
-    return !finished_ && !events_.empty() && events_.top().at <= opt_.time_limit;
+    if (finished_)
+        return false;
+    metrics_.events += events_.take_ghosts_until(stop);
+    end_time_ = std::max(s_.now, stop);
+    return (!events_.empty() && events_.next_at() <= opt_.time_limit) || events_.ghost_due_by(opt_.time_limit);
 }
 
 bool Simulator::step_wakeup()
@@ -213,9 +229,13 @@ bool Simulator::step_wakeup()
     if (!started_)
         run_until(Time());
     while (!finished_ && wakeup_seq_ == before && !events_.empty()) {
-        if (!run_until(events_.top().at))
+        if (!run_until(events_.next_at()))
             break;
     }
+    // Only cancelled events left (a workload that waits for nothing): they
+    // still count, and move the clock, as they pass.
+    if (!finished_ && wakeup_seq_ == before && events_.empty() && events_.has_ghosts())
+        run_until(std::min(events_.latest_ghost(), opt_.time_limit));
     return wakeup_seq_ != before;
 }
 
@@ -224,8 +244,7 @@ void Simulator::dispatch(const Event& e)
     const CpuId cpu = e.target;
     switch (e.kind) {
     case kSegmentEnd:
-        if (e.generation == cpu_[static_cast<std::size_t>(cpu)].seg_gen)
-            on_segment_end(cpu);
+        on_segment_end(cpu);
         break;
     case kWakeupArrive:
         on_wakeup_arrive(cpu, static_cast<TaskId>(e.arg));
@@ -234,8 +253,7 @@ void Simulator::dispatch(const Event& e)
         on_resched(cpu);
         break;
     case kTick:
-        if (e.generation == cpu_[static_cast<std::size_t>(cpu)].tick_gen)
-            on_tick(cpu);
+        on_tick(cpu);
         break;
     case kNohzKick:
         on_nohz_kick(cpu);
@@ -285,7 +303,7 @@ void Simulator::settle_progress(CpuId cpu)
     elapsed -= overhead;
     if (p != kNoTask) {
         TaskExec& t = task_[static_cast<std::size_t>(p)];
-        const Time done = Time::ns(static_cast<std::int64_t>(static_cast<double>(elapsed.ns()) * c.speed));
+        const Time done = Time::ns(scale_by_speed(elapsed.ns(), c.speed, false));
         t.work_left = done >= t.work_left ? Time() : t.work_left - done;
     }
     c.seg_start = s_.now;
@@ -297,11 +315,9 @@ void Simulator::start_segment(CpuId cpu)
     const TaskId p = s_.rq(cpu).curr;
     c.speed = effective_speed(cpu);
     c.seg_start = s_.now;
-    ++c.seg_gen;
     Time work = p != kNoTask ? task_[static_cast<std::size_t>(p)].work_left : Time();
-    const Time duration =
-        c.overhead_left + Time::ns(static_cast<std::int64_t>(static_cast<double>(work.ns()) / c.speed));
-    events_.push({s_.now + duration, 0, kSegmentEnd, cpu, c.seg_gen, 0});
+    const Time duration = c.overhead_left + Time::ns(scale_by_speed(work.ns(), c.speed, true));
+    events_.arm(segment_slot(cpu), s_.now + duration, kSegmentEnd, cpu);
 }
 
 // A sibling changed between busy and idle: the segment runs at a new speed.
@@ -501,8 +517,8 @@ void Simulator::go_idle(CpuId cpu)
     rq.curr = kNoTask;
     note_rq_change(cpu);
     c.overhead_left = Time();
-    ++c.seg_gen;
-    ++c.tick_gen;  // NO_HZ_IDLE: an idle CPU stops its tick
+    events_.cancel(segment_slot(cpu));
+    events_.cancel(tick_slot(cpu));  // NO_HZ_IDLE: an idle CPU stops its tick
     c.tick_armed = false;
     rq.idle_stamp = s_.now;
     c.gov_since = s_.now;
@@ -609,12 +625,16 @@ void Simulator::arm_tick(CpuId cpu)
     if (c.tick_armed)
         return;
     c.tick_armed = true;
-    ++c.tick_gen;
-    // The next tick of this CPU's grid after now.
+    // The next tick of this CPU's grid after now. A CPU that idles and
+    // wakes within one tick period re-arms the same grid point: keep it and
+    // skip the 64-bit division.
     const std::int64_t period = tick_period_.ns();
-    const std::int64_t since = (s_.now - c.tick_phase).ns();
-    const std::int64_t next = since < 0 ? c.tick_phase.ns() : c.tick_phase.ns() + (since / period + 1) * period;
-    events_.push({Time::ns(next), 0, kTick, cpu, c.tick_gen, 0});
+    const std::int64_t now = s_.now.ns();
+    if (!(c.next_tick.ns() > now && c.next_tick.ns() - period <= now && c.next_tick > c.tick_phase)) {
+        const std::int64_t since = now - c.tick_phase.ns();
+        c.next_tick = Time::ns(since < 0 ? c.tick_phase.ns() : c.tick_phase.ns() + (since / period + 1) * period);
+    }
+    events_.arm(tick_slot(cpu), c.next_tick, kTick, cpu);
 }
 
 void Simulator::on_tick(CpuId cpu)

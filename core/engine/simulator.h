@@ -23,7 +23,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/event_queue.h"
+#include "engine/future_events.h"
 #include "engine/idle_governor.h"
 #include "engine/kernel.h"
 #include "engine/rng.h"
@@ -111,17 +111,16 @@ private:
 
     // What a CPU is doing beyond its runqueue: the segment it executes.
     struct CpuExec {
-        bool busy = false;           // running a task (or switching to one); false while the idle task runs
-        Time seg_start;              // when the current segment (re)started
-        Time overhead_left;          // kernel time still to spend before the task's work continues
-        double speed = 1.0;          // work per ns now: thread speed x SMT contention
-        std::uint64_t seg_gen = 0;   // bumped to cancel the pending kSegmentEnd
-        std::uint64_t tick_gen = 0;  // bumped to stop the tick
+        bool busy = false;   // running a task (or switching to one); false while the idle task runs
+        Time seg_start;      // when the current segment (re)started
+        Time overhead_left;  // kernel time still to spend before the task's work continues
+        double speed = 1.0;  // work per ns now: thread speed x SMT contention
         bool tick_armed = false;
         bool need_resched = false;
         int last_mm = -1;              // the address space loaded on this CPU
         bool resched_pending = false;  // a kResched is in flight (idle CPU being kicked)
         Time tick_phase;               // offset of this CPU's tick from time 0
+        Time next_tick;                // the grid point arm_tick() last chose
         Time last_change;              // for busy/idle accounting
         Time gov_since;                // when the current idle state was entered
         // The cpuidle governor's memory: the last idle periods, as the
@@ -196,7 +195,10 @@ private:
     std::unique_ptr<Workload> workload_;  // it, or OsNoise around it
     SimOptions opt_;
     Rng rng_;
-    EventQueue events_;
+    FutureEvents events_;
+    // Each CPU's two timer slots in events_.
+    static int segment_slot(CpuId cpu) { return 2 * cpu; }
+    static int tick_slot(CpuId cpu) { return 2 * cpu + 1; }
     std::vector<CpuExec> cpu_;
     std::vector<std::vector<CpuId>> smt_siblings_;  // the other threads of each CPU's core
     std::vector<TaskExec> task_;

@@ -6,10 +6,35 @@
 
 namespace wb {
 
-std::uint64_t SchedState::jiffies() const
+namespace {
+
+std::uint64_t jiffies_at(std::int64_t ns, double hz)
+{
+    return static_cast<std::uint64_t>(static_cast<double>(ns) * hz / 1e9);
+}
+
+}  // namespace
+
+std::uint64_t SchedState::jiffies_uncached() const
 {
     const double hz = machine->costs[Cost::hz];
-    return static_cast<std::uint64_t>(static_cast<double>(now.ns()) * hz / 1e9);
+    const std::int64_t t = now.ns();
+    const std::uint64_t value = jiffies_at(t, hz);
+    if (!(hz >= 1) || t < 0)
+        return value;
+    // The formula is monotonic in time, so the value holds from now until
+    // the first ns that gives more: binary search for it within two
+    // periods (rounding moves a boundary by a few ns at most).
+    std::int64_t lo = t;  // gives value
+    std::int64_t hi = t + 2 * static_cast<std::int64_t>(1e9 / hz) + 2;
+    if (jiffies_at(hi, hz) <= value)
+        return value;
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        (jiffies_at(mid, hz) > value ? hi : lo) = mid;
+    }
+    jiffy_cache = {t, hi, value};
+    return value;
 }
 
 std::int64_t SchedState::base_slice() const

@@ -50,13 +50,28 @@ struct SchedState {
     // read-only, by every run of a batch.
     const PlacementPolicy* policy = nullptr;
 
+    // jiffies() is read several times per event and is a double division:
+    // it keeps the value and the stretch of time [from, until) it holds for.
+    struct JiffyCache {
+        std::int64_t from = 0;
+        std::int64_t until = 0;
+        std::uint64_t value = 0;
+    };
+    mutable JiffyCache jiffy_cache;
+
     Rq& rq(CpuId cpu) { return rqs[static_cast<std::size_t>(cpu)]; }
     const Rq& rq(CpuId cpu) const { return rqs[static_cast<std::size_t>(cpu)]; }
     Task& task(TaskId id) { return tasks[static_cast<std::size_t>(id)]; }
     const Task& task(TaskId id) const { return tasks[static_cast<std::size_t>(id)]; }
 
     // jiffies at `now`, with the machine's HZ.
-    std::uint64_t jiffies() const;
+    std::uint64_t jiffies() const
+    {
+        if (now.ns() >= jiffy_cache.from && now.ns() < jiffy_cache.until)
+            return jiffy_cache.value;
+        return jiffies_uncached();
+    }
+    std::uint64_t jiffies_uncached() const;
     // The effective base slice: normalized x (1 + ilog2(min(nr_cpus, 8))) (LOG scaling).
     std::int64_t base_slice() const;
 };

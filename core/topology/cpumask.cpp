@@ -23,35 +23,9 @@ CpuMask CpuMask::of(int nr_cpus, std::initializer_list<CpuId> cpus)
     return mask;
 }
 
-int CpuMask::weight() const
-{
-    int total = 0;
-    for (std::uint64_t word : words_)
-        total += std::popcount(word);
-    return total;
-}
-
 bool CpuMask::empty() const
 {
     return std::all_of(words_.begin(), words_.end(), [](std::uint64_t w) { return w == 0; });
-}
-
-CpuId CpuMask::next(CpuId cpu) const
-{
-    CpuId from = cpu + 1;
-    if (from >= nr_cpus_)
-        return kNoCpu;
-    std::size_t w = index(from);
-    std::uint64_t word = words_[w] & (~std::uint64_t{0} << (static_cast<unsigned>(from) % 64));
-    while (true) {
-        if (word != 0) {
-            CpuId found = static_cast<CpuId>(w * 64) + std::countr_zero(word);
-            return found < nr_cpus_ ? found : kNoCpu;
-        }
-        if (++w >= words_.size())
-            return kNoCpu;
-        word = words_[w];
-    }
 }
 
 bool CpuMask::intersects(const CpuMask& other) const

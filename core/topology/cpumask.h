@@ -38,11 +38,34 @@ public:
     void reset(CpuId cpu) { words_[index(cpu)] &= ~bit(cpu); }
     bool test(CpuId cpu) const { return cpu >= 0 && cpu < nr_cpus_ && (words_[index(cpu)] & bit(cpu)) != 0; }
 
-    int weight() const;
+    int weight() const
+    {
+        int total = 0;
+        for (std::uint64_t word : words_)
+            total += popcount64(word);
+        return total;
+    }
     bool empty() const;
     CpuId first() const { return next(-1); }
-    // The first set CPU strictly after `cpu`, or kNoCpu.
-    CpuId next(CpuId cpu) const;
+    // The first set CPU strictly after `cpu`, or kNoCpu. Inline: every
+    // for_each over a domain's span calls it once per CPU.
+    CpuId next(CpuId cpu) const
+    {
+        const CpuId from = cpu + 1;
+        if (from >= nr_cpus_)
+            return kNoCpu;
+        std::size_t w = index(from);
+        std::uint64_t word = words_[w] & (~std::uint64_t{0} << (static_cast<unsigned>(from) % 64));
+        while (true) {
+            if (word != 0) {
+                const CpuId found = static_cast<CpuId>(w * 64) + std::countr_zero(word);
+                return found < nr_cpus_ ? found : kNoCpu;
+            }
+            if (++w >= words_.size())
+                return kNoCpu;
+            word = words_[w];
+        }
+    }
 
     bool intersects(const CpuMask& other) const;
     bool is_subset_of(const CpuMask& other) const;
@@ -78,6 +101,15 @@ public:
     std::string to_cpulist() const;
 
 private:
+    // Without -mpopcnt, std::popcount is a call into libgcc; this is a
+    // dozen inline instructions.
+    static int popcount64(std::uint64_t x)
+    {
+        x -= (x >> 1) & 0x5555555555555555ULL;
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+        return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+    }
     static std::size_t word_count(int nr_cpus) { return (static_cast<std::size_t>(nr_cpus) + 63) / 64; }
     static std::size_t index(CpuId cpu) { return static_cast<std::size_t>(cpu) / 64; }
     static std::uint64_t bit(CpuId cpu) { return std::uint64_t{1} << (static_cast<unsigned>(cpu) % 64); }

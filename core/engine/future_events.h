@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// FutureEvents: the run loop's future-event list. Two kinds of events:
+//
+// - one-off events (wakeup IPIs, reschedules, timers), pushed once and fired
+//   once, in a small binary heap;
+// - timers: re-armable slots (each CPU's segment end and tick), at most one
+//   pending per slot, in an indexed heap over the slots. Re-arming or
+//   cancelling a slot moves its pending event in place instead of leaving a
+//   stale copy behind, so the heap holds only live events (a handful per
+//   busy CPU) however often segments are cut short or ticks stopped.
+//
+// Every event gets a sequence number when scheduled, from one counter, and
+// events at the same instant fire in that order, whichever part holds them:
+// the order is the same as one queue's.
+//
+// Ghosts: RunMetrics::events counts events as they surfaced in the engine's
+// first queue, which cancelled lazily and counted each stale copy when it
+// reached the top. To keep that figure (and every published result) the
+// same, a cancelled event leaves its key here as a ghost, and ghosts are
+// counted once the run passes them. Ghosts cost a 16-byte append each and
+// are swept when they pile up, so memory stays bounded.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+#include "engine/event_queue.h"
+#include "engine/sim_time.h"
+
+namespace wb {
+
+class FutureEvents {
+public:
+    // Time order, then scheduling order.
+    struct Key {
+        std::int64_t at;
+        std::uint64_t seq;
+        friend bool operator<(Key a, Key b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+    };
+
+    // Slots 0..n-1 for timers.
+    void set_timer_slots(std::size_t n)
+    {
+        slots_.assign(n, Slot{});
+        timer_heap_.clear();
+        timer_heap_.reserve(n);
+    }
+
+    std::uint64_t scheduled() const { return next_seq_; }
+
+    void push(const Event& e)
+    {
+        once_.push_back(Once{{e.at.ns(), next_seq_++}, e.arg, e.kind, e.target});
+        std::push_heap(once_.begin(), once_.end(), OnceLater{});
+    }
+
+    // Schedules slot `timer` at `at`; a pending event of the slot is cancelled.
+    void arm(int timer, Time at, int kind, int target)
+    {
+        Slot& s = slot(timer);
+        const Key key{at.ns(), next_seq_++};
+        s.kind = kind;
+        s.target = target;
+        if (s.pos < 0) {
+            timer_heap_.emplace_back();
+            sift_up(timer_heap_.size() - 1, {key, timer});
+            return;
+        }
+        const auto pos = static_cast<std::size_t>(s.pos);
+        const Key old = timer_heap_[pos].key;
+        ghosts_.push_back(old);
+        // Time never goes backwards and seq only grows, but a new segment
+        // may end before the one it replaces.
+        if (key < old)
+            sift_up(pos, {key, timer});
+        else
+            sift_down(pos, {key, timer});
+    }
+
+    void cancel(int timer)
+    {
+        Slot& s = slot(timer);
+        if (s.pos < 0)
+            return;
+        const auto pos = static_cast<std::size_t>(s.pos);
+        ghosts_.push_back(timer_heap_[pos].key);
+        remove_timer_at(pos);
+    }
+
+    bool armed(int timer) const { return slots_[static_cast<std::size_t>(timer)].pos >= 0; }
+
+    // No live event left (ghosts do not count).
+    bool empty() const { return once_.empty() && timer_heap_.empty(); }
+
+    // The earliest live event's time; requires !empty().
+    Time next_at() const { return Time::ns(earliest().at); }
+
+    // Removes and returns the earliest live event (generation 0).
+    Event pop()
+    {
+        assert(!empty());
+        Event e;
+        Key key;
+        if (!timer_heap_.empty() && (once_.empty() || timer_heap_.front().key < once_.front().key)) {
+            const Timer t = timer_heap_.front();
+            const Slot& s = slot(t.slot);
+            key = t.key;
+            e.kind = s.kind;
+            e.target = s.target;
+            remove_timer_at(0);
+        } else {
+            std::pop_heap(once_.begin(), once_.end(), OnceLater{});
+            const Once& o = once_.back();
+            key = o.key;
+            e.kind = o.kind;
+            e.target = o.target;
+            e.arg = o.arg;
+            once_.pop_back();
+        }
+        e.at = Time::ns(key.at);
+        e.seq = key.seq;
+        if (ghosts_.size() >= sweep_at_) {
+            surfaced_ += count_ghosts([key](Key g) { return g < key; });
+            sweep_at_ = std::max<std::size_t>(kMinSweep, 2 * ghosts_.size());
+        }
+        return e;
+    }
+
+    // Ghosts the run has passed: those before the event (at, seq), or all
+    // those at or before `until`. Each ghost is counted once; the count
+    // includes those swept while popping.
+    std::uint64_t take_ghosts_before(Time at, std::uint64_t seq)
+    {
+        const Key cut{at.ns(), seq};
+        return take([cut](Key g) { return g < cut; });
+    }
+    std::uint64_t take_ghosts_until(Time until)
+    {
+        return take([until](Key g) { return g.at <= until.ns(); });
+    }
+    // Whether a ghost not yet counted is due by `until`.
+    bool ghost_due_by(Time until) const
+    {
+        return std::any_of(ghosts_.begin(), ghosts_.end(), [until](Key g) { return g.at <= until.ns(); });
+    }
+
+    bool has_ghosts() const { return !ghosts_.empty(); }
+    Time latest_ghost() const
+    {
+        assert(has_ghosts());
+        return Time::ns(std::max_element(ghosts_.begin(), ghosts_.end(), [](Key a, Key b) { return a.at < b.at; })->at);
+    }
+
+private:
+    struct Once {
+        Key key;
+        std::int64_t arg;
+        int kind;
+        int target;
+    };
+    struct OnceLater {
+        bool operator()(const Once& a, const Once& b) const { return b.key < a.key; }
+    };
+    struct Timer {
+        Key key;
+        int slot;
+    };
+    struct Slot {
+        int pos = -1;  // in timer_heap_, -1 when not armed
+        int kind = 0;
+        int target = 0;
+    };
+    static constexpr std::size_t kMinSweep = 4096;
+
+    Slot& slot(int timer) { return slots_[static_cast<std::size_t>(timer)]; }
+    const Slot& slot(int timer) const { return slots_[static_cast<std::size_t>(timer)]; }
+
+    Key earliest() const
+    {
+        assert(!empty());
+        if (timer_heap_.empty())
+            return once_.front().key;
+        if (once_.empty())
+            return timer_heap_.front().key;
+        return std::min(timer_heap_.front().key, once_.front().key);
+    }
+
+    void place(std::size_t pos, const Timer& t)
+    {
+        timer_heap_[pos] = t;
+        slot(t.slot).pos = static_cast<int>(pos);
+    }
+    // Moves t, meant for `pos`, up to where it belongs. Takes it by value
+    // rather than reading it back: a load of what was just stored stalls.
+    void sift_up(std::size_t pos, Timer t)
+    {
+        while (pos > 0) {
+            const std::size_t parent = (pos - 1) / 2;
+            if (!(t.key < timer_heap_[parent].key))
+                break;
+            place(pos, timer_heap_[parent]);
+            pos = parent;
+        }
+        place(pos, t);
+    }
+    void sift_down(std::size_t pos, Timer t)
+    {
+        const std::size_t n = timer_heap_.size();
+        for (;;) {
+            std::size_t child = 2 * pos + 1;
+            if (child >= n)
+                break;
+            if (child + 1 < n && timer_heap_[child + 1].key < timer_heap_[child].key)
+                ++child;
+            if (!(timer_heap_[child].key < t.key))
+                break;
+            place(pos, timer_heap_[child]);
+            pos = child;
+        }
+        place(pos, t);
+    }
+    void remove_timer_at(std::size_t pos)
+    {
+        const Key removed = timer_heap_[pos].key;
+        slot(timer_heap_[pos].slot).pos = -1;
+        const Timer last = timer_heap_.back();
+        timer_heap_.pop_back();
+        if (pos == timer_heap_.size())
+            return;
+        if (last.key < removed)
+            sift_up(pos, last);
+        else
+            sift_down(pos, last);
+    }
+
+    template <class Passed>
+    std::uint64_t count_ghosts(Passed passed)
+    {
+        const auto rest = std::remove_if(ghosts_.begin(), ghosts_.end(), passed);
+        const auto n = static_cast<std::uint64_t>(ghosts_.end() - rest);
+        ghosts_.erase(rest, ghosts_.end());
+        return n;
+    }
+    template <class Passed>
+    std::uint64_t take(Passed passed)
+    {
+        const std::uint64_t n = surfaced_ + count_ghosts(passed);
+        surfaced_ = 0;
+        return n;
+    }
+
+    std::vector<Once> once_;
+    std::vector<Timer> timer_heap_;
+    std::vector<Slot> slots_;
+    std::vector<Key> ghosts_;
+    std::size_t sweep_at_ = kMinSweep;
+    std::uint64_t surfaced_ = 0;
+    std::uint64_t next_seq_ = 0;
+};
+
+}  // namespace wb

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/future_events.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace wb {
+namespace {
+
+// The kinds of the events popped, in order.
+std::vector<int> drain(FutureEvents& q)
+{
+    std::vector<int> kinds;
+    while (!q.empty())
+        kinds.push_back(q.pop().kind);
+    return kinds;
+}
+
+TEST(FutureEvents, SameInstantFiresInScheduleOrderAcrossTimersAndOneOffs)
+{
+    FutureEvents q;
+    q.set_timer_slots(4);
+    q.push({Time::ns(10), 0, 1, 0, 0, 0});
+    q.arm(2, Time::ns(10), 2, 7);
+    q.push({Time::ns(10), 0, 3, 0, 0, 0});
+    q.arm(0, Time::ns(5), 4, 7);
+    EXPECT_EQ(q.next_at(), Time::ns(5));
+    EXPECT_EQ(drain(q), (std::vector<int>{4, 1, 2, 3}));
+    EXPECT_EQ(q.scheduled(), 4u);
+}
+
+TEST(FutureEvents, RearmingMovesTheTimerAndTakesANewPlaceInTheOrder)
+{
+    FutureEvents q;
+    q.set_timer_slots(2);
+    q.arm(0, Time::ns(20), 1, 0);
+    q.push({Time::ns(10), 0, 2, 0, 0, 0});
+    q.arm(0, Time::ns(10), 1, 0);  // now after the one-off pushed before it
+    q.arm(1, Time::ns(30), 3, 1);
+    q.arm(1, Time::ns(5), 3, 1);  // earlier than before
+    EXPECT_TRUE(q.armed(0));
+    EXPECT_EQ(drain(q), (std::vector<int>{3, 2, 1}));
+    EXPECT_FALSE(q.armed(0));
+}
+
+TEST(FutureEvents, CancelledTimersNeverFireButCountAsGhostsOnceReached)
+{
+    FutureEvents q;
+    q.set_timer_slots(2);
+    q.arm(0, Time::ns(10), 1, 0);
+    q.arm(0, Time::ns(40), 1, 0);  // the 10 ns copy is a ghost
+    q.arm(1, Time::ns(20), 2, 1);
+    q.cancel(1);  // a ghost at 20 ns
+    q.cancel(1);  // nothing armed: no second ghost
+    q.push({Time::ns(30), 0, 3, 0, 0, 0});
+    const Event e = q.pop();
+    EXPECT_EQ(e.kind, 3);
+    EXPECT_EQ(q.take_ghosts_before(e.at, e.seq), 2u);
+    EXPECT_EQ(q.take_ghosts_before(e.at, e.seq), 0u);  // counted once
+    EXPECT_EQ(drain(q), (std::vector<int>{1}));
+}
+
+TEST(FutureEvents, GhostsBeyondTheCutStayForLater)
+{
+    FutureEvents q;
+    q.set_timer_slots(1);
+    q.arm(0, Time::ns(100), 1, 0);
+    q.cancel(0);
+    q.arm(0, Time::ns(50), 1, 0);
+    q.cancel(0);
+    EXPECT_TRUE(q.empty());
+    EXPECT_TRUE(q.ghost_due_by(Time::ns(50)));
+    EXPECT_EQ(q.latest_ghost(), Time::ns(100));
+    EXPECT_EQ(q.take_ghosts_until(Time::ns(60)), 1u);
+    EXPECT_FALSE(q.ghost_due_by(Time::ns(99)));
+    EXPECT_EQ(q.take_ghosts_until(Time::ns(100)), 1u);
+    EXPECT_FALSE(q.has_ghosts());
+}
+
+TEST(FutureEvents, ManyTimersComeOutSorted)
+{
+    FutureEvents q;
+    constexpr int kSlots = 64;
+    q.set_timer_slots(kSlots);
+    // A scrambled but deterministic set of times, re-armed once each.
+    for (int i = 0; i < kSlots; ++i)
+        q.arm(i, Time::ns((i * 37) % 101 + 200), i, i);
+    for (int i = 0; i < kSlots; i += 2)
+        q.arm(i, Time::ns((i * 53) % 97), i, i);
+    for (int i = 1; i < kSlots; i += 4)
+        q.cancel(i);
+    Time last;
+    int popped = 0;
+    while (!q.empty()) {
+        const Event e = q.pop();
+        EXPECT_GE(e.at, last);
+        EXPECT_NE(e.kind % 4, 1) << "cancelled slot " << e.kind << " fired";
+        last = e.at;
+        ++popped;
+    }
+    EXPECT_EQ(popped, kSlots - kSlots / 4);
+}
+
+}  // namespace
+}  // namespace wb
