@@ -31,6 +31,42 @@ RunOutcome run_one(const Machine& machine, const RunRequest& request)
     return out;
 }
 
+PreparedRun::PreparedRun() = default;
+PreparedRun::PreparedRun(PreparedRun&&) noexcept = default;
+PreparedRun& PreparedRun::operator=(PreparedRun&& other) noexcept
+{
+    // The old Simulator goes before the policy it points to.
+    sim.reset();
+    policy = std::move(other.policy);
+    sim = std::move(other.sim);
+    return *this;
+}
+PreparedRun::~PreparedRun() = default;
+
+PreparedRun prepare_run(const Machine& machine, const RunRequest& request)
+{
+    SimOptions options;
+    options.seed = request.seed;
+    options.features = request.features;
+    options.time_limit = request.time_limit;
+    PreparedRun run;
+    run.policy = make_policy(request.policy);
+    options.policy = run.policy.get();
+    run.sim = std::make_unique<Simulator>(machine, make_workload(request.workload), options);
+    return run;
+}
+
+RunOutcome outcome_of(const Simulator& sim)
+{
+    RunOutcome out;
+    out.finished = sim.finished();
+    out.elapsed = sim.elapsed();
+    out.ops = sim.workload().ops();
+    out.headline = sim.workload().headline(out.elapsed);
+    out.metrics = sim.metrics();
+    return out;
+}
+
 std::vector<RunOutcome> run_batch(const Machine& machine, const std::vector<RunRequest>& requests, int jobs)
 {
     std::vector<RunOutcome> results(requests.size());

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@
 #include "workload/workload.h"
 
 namespace wb {
+
+class PlacementPolicy;
+class Simulator;
 
 struct RunRequest {
     std::string workload;  // a workload spec, "pipe:loops=1000"
@@ -36,6 +40,25 @@ struct RunOutcome {
 
 // One run. Throws InputError for a bad workload or policy spec.
 RunOutcome run_one(const Machine& machine, const RunRequest& request);
+
+// A run built as run_one() builds it but not yet started, for a front end
+// that advances it piece by piece (the GUI's lockstep runs). The policy is
+// declared first so that it outlives the Simulator that points to it.
+struct PreparedRun {
+    std::unique_ptr<PlacementPolicy> policy;
+    std::unique_ptr<Simulator> sim;
+
+    PreparedRun();
+    PreparedRun(PreparedRun&&) noexcept;
+    PreparedRun& operator=(PreparedRun&&) noexcept;
+    ~PreparedRun();
+};
+
+// Throws InputError for a bad workload or policy spec.
+PreparedRun prepare_run(const Machine& machine, const RunRequest& request);
+
+// What run_one() reports, read from a Simulator at any point of its run.
+RunOutcome outcome_of(const Simulator& sim);
 
 // Every request, on `jobs` threads (at least 1). The first error thrown by
 // any run is rethrown after all threads have stopped.
