@@ -5,17 +5,25 @@
 // display exists, and --screenshot needs none.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QPixmap>
 #include <QString>
 #include <QStringList>
+#include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <optional>
 
+#include "decision/decision_diagram.h"
+#include "engine/sim_time.h"
 #include "io/input_error.h"
+#include "io/scenario_json.h"
 #include "io/topology_library.h"
 #include "main_window.h"
+#include "sim/sim_session.h"
 #include "topology/machine.h"
 
 namespace {
@@ -23,7 +31,6 @@ namespace {
 constexpr int kBadUsage = 2;
 constexpr int kScreenshotWidth = 1280;
 constexpr int kScreenshotHeight = 800;
-const char* const kDefaultMachine = "ampere-altra-80";
 
 int usage_error(const QString& message)
 {
@@ -32,10 +39,14 @@ int usage_error(const QString& message)
 }
 
 struct Options {
-    QString machine_spec;
-    wb::Machine machine;
+    std::optional<wb::Scenario> scenario;
+    QString scenario_path;
+    int case_index = 0;
+    QString machine_spec;  // --machine: the scenario (or the default one) on this machine
     std::optional<int> select_cpu;
     QString screenshot;
+    std::optional<wb::Time> at;
+    double frame_stats = 0;  // wall seconds of a flat-out run to measure, 0 off
 };
 
 // Returns an exit status when the program should stop before the GUI.
@@ -44,25 +55,36 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Wakebench: simulates the Linux kernel's fair-class wakeup placement on models of real "
-                       "machines."));
+                       "machines, one to four policies side by side."));
     const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption scenario(QStringLiteral("scenario"),
+                                      QStringLiteral("Scenario file to open (the files wakesim run/compare read)."),
+                                      QStringLiteral("FILE"));
+    const QCommandLineOption case_option(QStringLiteral("case"),
+                                         QStringLiteral("With --scenario: the case to show (default: the first)."),
+                                         QStringLiteral("LABEL"));
     const QCommandLineOption machine(
         QStringLiteral("machine"),
-        QStringLiteral("Machine to open: a shipped machine's name, a machine file or synthetic:... (default %1).")
-            .arg(QLatin1String(kDefaultMachine)),
-        QStringLiteral("NAME|FILE|synthetic:..."), QLatin1String(kDefaultMachine));
-    const QCommandLineOption scenario(
-        QStringLiteral("scenario"),
-        QStringLiteral("Scenario file. Accepted for forward compatibility: scenarios are not supported yet."),
-        QStringLiteral("FILE"));
+        QStringLiteral("Run the scenario (or the default one) on this machine: a shipped machine's name, a machine "
+                       "file or synthetic:..."),
+        QStringLiteral("NAME|FILE|synthetic:..."));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Render the window at %1x%2 into a PNG file and exit.")
                                             .arg(kScreenshotWidth)
                                             .arg(kScreenshotHeight),
                                         QStringLiteral("OUT.png"));
+    const QCommandLineOption at(QStringLiteral("at"),
+                                QStringLiteral("Simulate to this time first (500us, 5ms, 2s); with --screenshot the "
+                                               "picture then shows the next wakeup's decision."),
+                                QStringLiteral("SIMULATED_TIME"));
     const QCommandLineOption select_cpu(QStringLiteral("select-cpu"), QStringLiteral("Select CPU N at start."),
                                         QStringLiteral("N"));
-    parser.addOptions({machine, scenario, screenshot, select_cpu});
+    const QCommandLineOption frame_stats(
+        QStringLiteral("frame-stats"),
+        QStringLiteral("Run flat out for SECONDS of wall time, then print frames per second, the longest stall of "
+                       "the window's event loop and the time spent restyling the grids per frame, and exit."),
+        QStringLiteral("SECONDS"));
+    parser.addOptions({scenario, case_option, machine, screenshot, at, select_cpu, frame_stats});
 
     if (!parser.parse(args))
         return usage_error(parser.errorText() + QStringLiteral(" (see --help)"));
@@ -77,7 +99,6 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         return usage_error(
             QStringLiteral("unexpected argument '%1' (see --help)").arg(parser.positionalArguments().constFirst()));
 
-    out.machine_spec = parser.value(machine);
     if (parser.isSet(scenario)) {
         const QString path = parser.value(scenario);
         const QFileInfo file(path);
@@ -85,26 +106,71 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
             return usage_error(QStringLiteral("--scenario: no such file: %1").arg(path));
         if (!file.isFile())
             return usage_error(QStringLiteral("--scenario: not a file: %1").arg(path));
-        std::fprintf(stderr, "wakebench: note: scenario files are not supported yet; ignoring %s and opening %s\n",
-                     qPrintable(path), qPrintable(out.machine_spec));
+        try {
+            out.scenario = wb::load_scenario_file(path.toStdString());
+        } catch (const wb::InputError& e) {
+            return usage_error(QStringLiteral("--scenario %1: cannot use this scenario:\n%2")
+                                   .arg(path, QString::fromStdString(e.what())));
+        }
+        out.scenario_path = path;
+        if (parser.isSet(case_option)) {
+            const QString wanted = parser.value(case_option);
+            QStringList labels;
+            out.case_index = -1;
+            for (std::size_t i = 0; i < out.scenario->cases.size(); ++i) {
+                labels << QString::fromStdString(out.scenario->cases[i].label);
+                if (labels.back() == wanted && out.case_index < 0)
+                    out.case_index = static_cast<int>(i);
+            }
+            if (out.case_index < 0)
+                return usage_error(
+                    QStringLiteral("--case '%1': expected one of %2").arg(wanted, labels.join(QStringLiteral(", "))));
+        }
+    } else if (parser.isSet(case_option)) {
+        return usage_error(QStringLiteral("--case needs --scenario"));
     }
-    try {
-        out.machine = wb::resolve_machine(out.machine_spec.toStdString());
-    } catch (const wb::InputError& e) {
-        return usage_error(QStringLiteral("--machine %1: cannot load the machine:\n%2")
-                               .arg(out.machine_spec, QString::fromStdString(e.what())));
+    int nr_cpus = 0;
+    QString machine_name;
+    if (parser.isSet(machine)) {
+        out.machine_spec = parser.value(machine);
+        try {
+            const wb::Machine m = wb::resolve_machine(out.machine_spec.toStdString());
+            nr_cpus = m.nr_cpus();
+            machine_name = QString::fromStdString(m.name);
+        } catch (const wb::InputError& e) {
+            return usage_error(QStringLiteral("--machine %1: cannot load the machine:\n%2")
+                                   .arg(out.machine_spec, QString::fromStdString(e.what())));
+        }
     }
     if (parser.isSet(select_cpu)) {
         const QString value = parser.value(select_cpu);
         bool ok = false;
         const int cpu = value.toInt(&ok);
-        const int last = out.machine.nr_cpus() - 1;
+        // The machine is only known here when named; otherwise the window checks.
+        const int last = nr_cpus > 0 ? nr_cpus - 1 : INT32_MAX;
         if (!ok || cpu < 0 || cpu > last)
             return usage_error(QStringLiteral("--select-cpu: expected a CPU of %1, from 0 to %2; found '%3'")
-                                   .arg(QString::fromStdString(out.machine.name))
+                                   .arg(machine_name.isEmpty() ? QStringLiteral("the machine") : machine_name)
                                    .arg(last)
                                    .arg(value));
         out.select_cpu = cpu;
+    }
+    if (parser.isSet(at)) {
+        wb::Time t;
+        const QString value = parser.value(at);
+        if (!wb::parse_duration(value.toStdString(), t) || t < wb::Time())
+            return usage_error(
+                QStringLiteral("--at '%1': expected a simulated time with its unit, such as 500us, 5ms or 2s")
+                    .arg(value));
+        out.at = t;
+    }
+    if (parser.isSet(frame_stats)) {
+        bool ok = false;
+        out.frame_stats = parser.value(frame_stats).toDouble(&ok);
+        if (!ok || out.frame_stats <= 0 || out.frame_stats > 3600)
+            return usage_error(
+                QStringLiteral("--frame-stats: expected seconds of wall time, from 0 to 3600; found '%1'")
+                    .arg(parser.value(frame_stats)));
     }
     if (parser.isSet(screenshot)) {
         out.screenshot = parser.value(screenshot);
@@ -112,6 +178,57 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
             return usage_error(QStringLiteral("--screenshot: expected an output file name"));
     }
     return std::nullopt;
+}
+
+// Runs the event loop until `signal` arrives; false after `timeout_ms`.
+template <typename Sender, typename Signal>
+bool wait_for(Sender* sender, Signal signal, int timeout_ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(timeout_ms, &loop, [&] { loop.exit(1); });
+    QObject::connect(sender, signal, &loop, [&] { loop.exit(0); });
+    return loop.exec() == 0;
+}
+
+// The window's responsiveness while the runs go flat out: how many frames
+// it shows a second, the longest the event loop was kept from its timers
+// (restyling, painting, everything), and the restyling alone.
+int measure_frames(wb::MainWindow& window, double seconds)
+{
+    wb::SimSession* session = window.session();
+    if (!session->hasFrame() && !wait_for(session, &wb::SimSession::frameReady, 600000))
+        return usage_error(QStringLiteral("--frame-stats: the simulation did not start"));
+    QElapsedTimer wall;
+    QElapsedTimer since_tick;
+    qint64 worst_gap_ns = 0;
+    QTimer ticker;
+    ticker.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        worst_gap_ns = std::max(worst_gap_ns, since_tick.nsecsElapsed());
+        since_tick.restart();
+    });
+    const int frames_before = window.frameStats().frames;
+    const double restyle_before = window.frameStats().total_ms;
+    window.setSpeed(0);
+    window.runSimulation();
+    wall.start();
+    since_tick.start();
+    ticker.start(2);
+    QEventLoop loop;
+    QTimer::singleShot(static_cast<int>(seconds * 1000), &loop, &QEventLoop::quit);
+    loop.exec();
+    ticker.stop();
+    const double elapsed = static_cast<double>(wall.nsecsElapsed()) / 1e9;
+    const int frames = window.frameStats().frames - frames_before;
+    const wb::SimFrame& last = session->lastFrame();
+    std::printf(
+        "machine %s, %d CPUs, %zu policies: %d frames in %.2f s = %.1f frames/s; longest event-loop stall "
+        "%.1f ms; restyle %.2f ms/frame (max %.2f ms); simulated %s\n",
+        window.machine().name.c_str(), window.machine().nr_cpus(), last.runs.size(), frames, elapsed, frames / elapsed,
+        static_cast<double>(worst_gap_ns) / 1e6,
+        frames > 0 ? (window.frameStats().total_ms - restyle_before) / frames : 0.0, window.frameStats().max_ms,
+        last.runs.empty() ? "0" : wb::format_duration(last.runs.front().now).c_str());
+    return 0;
 }
 
 }  // namespace
@@ -124,37 +241,88 @@ int main(int argc, char** argv)
     Options options;
     if (const std::optional<int> status = parse_options(args, options))
         return *status;
+    const bool headless = !options.screenshot.isEmpty();
 
     // The same pixels on a desktop as on a headless CI machine.
-    if (!options.screenshot.isEmpty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("wakebench"));
 
     wb::MainWindow window;
-    if (!options.screenshot.isEmpty())
+    if (headless) {
         window.setAttribute(Qt::WA_DontShowOnScreen);
+        // A picture must not depend on what this user opened last time.
+        window.setRemembering(false);
+    }
+    int error_status = 0;
+    window.setErrorHandler([&](const QString& title, const QString& message) {
+        std::fprintf(stderr, "wakebench: %s: %s\n", qPrintable(title), qPrintable(message));
+        error_status = kBadUsage;
+    });
     window.resize(kScreenshotWidth, kScreenshotHeight);
-    // Shown before the machine is set, so the grid is laid out for the
-    // view's real shape rather than a guess.
+    // Shown before the scenario is set, so the grids are laid out for the
+    // views' real shape rather than a guess.
     window.show();
     QApplication::processEvents();
-    try {
-        window.setMachine(std::move(options.machine), options.machine_spec);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "wakebench: internal error building the sched domains of %s: %s\n",
-                     qPrintable(options.machine_spec), e.what());
-        return 1;
-    }
-    if (options.select_cpu)
-        window.selectCpu(*options.select_cpu);
 
-    if (!options.screenshot.isEmpty()) {
-        QApplication::processEvents();
-        if (!window.grab().save(options.screenshot, "PNG"))
-            return usage_error(QStringLiteral("--screenshot: cannot write %1").arg(options.screenshot));
-        return 0;
+    wb::Scenario scenario;
+    QString path;
+    if (options.scenario) {
+        scenario = *options.scenario;
+        path = options.scenario_path;
+    } else if (headless || !options.machine_spec.isEmpty()) {
+        scenario = wb::MainWindow::defaultScenario();
     }
-    return QApplication::exec();
+    if (!options.machine_spec.isEmpty())
+        scenario.machine = options.machine_spec.toStdString();
+    const bool loaded = scenario.cases.empty() ? (window.restoreLastScenario(), true)
+                                               : window.setScenario(scenario, path, options.case_index);
+    if (!loaded)
+        return error_status ? error_status : 1;
+    // The window reports problems in dialogs from here on.
+    if (!headless)
+        window.setErrorHandler({});
+    if (options.select_cpu) {
+        if (*options.select_cpu >= window.machine().nr_cpus())
+            return usage_error(QStringLiteral("--select-cpu: expected a CPU of %1, from 0 to %2; found '%3'")
+                                   .arg(QString::fromStdString(window.machine().name))
+                                   .arg(window.machine().nr_cpus() - 1)
+                                   .arg(*options.select_cpu));
+        window.selectCpu(*options.select_cpu);
+    }
+
+    wb::SimSession* session = window.session();
+    if (options.frame_stats > 0)
+        return measure_frames(window, options.frame_stats);
+    if (!headless) {
+        if (options.at)
+            window.runTo(*options.at);
+        return QApplication::exec();
+    }
+
+    // Headless: the first frame, then (with --at) the run to that time and
+    // one step, so that the picture shows a decision being made.
+    constexpr int kWaitMs = 600000;
+    if (!session->hasFrame() && !wait_for(session, &wb::SimSession::frameReady, kWaitMs))
+        return usage_error(QStringLiteral("--screenshot: the simulation did not start"));
+    if (options.at && *options.at > wb::Time()) {
+        window.runTo(*options.at);
+        if (!wait_for(session, &wb::SimSession::stopped, kWaitMs))
+            return usage_error(QStringLiteral("--at: the run did not reach %1")
+                                   .arg(QString::fromStdString(wb::format_duration(*options.at))));
+        if (session->state() != wb::SimState::Finished) {
+            window.stepWakeup();
+            wait_for(session, &wb::SimSession::frameReady, kWaitMs);
+        }
+    }
+    if (error_status)
+        return error_status;
+    // Let the diagram finish its animation and the views repaint.
+    window.decisionDiagram()->finishAnimation();
+    QApplication::processEvents();
+    if (!window.grab().save(options.screenshot, "PNG"))
+        return usage_error(QStringLiteral("--screenshot: cannot write %1").arg(options.screenshot));
+    return 0;
 }

@@ -1,81 +1,235 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// MainWindow: the workbench shell. Left dock "Machine" (shipped machines, a
-// machine file, a synthetic spec), the topology grid in the middle, right
-// dock "Sched domains" for the selected CPU, machine facts in the status bar.
-// A machine that fails to load is reported and the one shown stays.
+// MainWindow: the workbench. A scenario (machine, one case's workload,
+// one to four policies, features, seed) runs on the simulation thread
+// (SimSession) and the window draws what it sends: one topology grid per
+// policy side by side, each framed in its policy's colour, the decision
+// diagram and the recent wakeups of the current record, the charts, and a
+// status bar with simulated time, events per second, progress and the
+// first divergence. Every panel is a dock. A scenario that fails to load is
+// reported and the one shown stays.
 #pragma once
 
 #include <QMainWindow>
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <vector>
 
-class QComboBox;
+#include "engine/sim_time.h"
+#include "io/scenario_json.h"
+#include "session/breakpoint.h"
+#include "sim/sim_frame.h"
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QGridLayout;
 class QLabel;
-class QLineEdit;
 class QMenu;
+class QSlider;
 
 namespace wb {
 
 struct Machine;
+struct Comparison;
+struct SessionSetup;
 class SchedDomains;
 class TopologyView;
 class DomainPanel;
+class ScenarioPanel;
+class PolicyGrid;
+class SimSession;
+class ComparisonJob;
+class DecisionDiagram;
+class RecentWakeups;
+class ChartsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    // Shows a load error; the default opens a modal QMessageBox, tests
-    // replace it to read the message without blocking.
+    // Shows an error; the default opens a modal QMessageBox, tests replace
+    // it to read the message without blocking.
     using ErrorHandler = std::function<void(const QString& title, const QString& message)>;
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // A shipped machine's name, a machine file or "synthetic:..." (the words
-    // wakesim accepts). False when it cannot be loaded: the error handler
-    // was told why and the previous machine is still shown.
+    // --- scenarios -------------------------------------------------------
+    // False when the file cannot be read or run: the error handler was told
+    // why (file:line:col: pointer: problem) and the previous scenario stays.
+    bool openScenario(const QString& path);
+    bool setScenario(const Scenario& scenario, const QString& path = {}, int case_index = 0);
+    bool saveScenario(const QString& path);
+    // The scenario of the last session (QSettings), or the default one.
+    void restoreLastScenario();
+    static Scenario defaultScenario();
+    bool hasScenario() const;
+    const Scenario& scenario() const;
+    QString scenarioPath() const;
+    int caseIndex() const;
+    QStringList recentScenarios() const;
+    // Off: nothing is written to the settings (headless pictures, tests).
+    void setRemembering(bool on) { remember_ = on; }
+    // A machine by itself (a shipped name, a file, synthetic:...): the
+    // current scenario with that machine.
     bool loadMachine(const QString& spec);
-    // Shows an already loaded machine; `spec` is how it was named. Throws
-    // what SchedDomains::build() throws.
-    void setMachine(Machine machine, const QString& spec);
 
-    bool hasMachine() const { return loaded_ != nullptr; }
+    bool hasMachine() const;
     const Machine& machine() const;  // only when hasMachine()
     const SchedDomains& schedDomains() const;
     QString machineSpec() const;
+    // `wakesim run` for each policy shown and `wakesim compare` for all.
+    QString wakesimCommand() const;
 
-    void selectCpu(int cpu);  // -1 clears
+    // --- the run -----------------------------------------------------------
+    void runSimulation();
+    void pauseSimulation();
+    void toggleRun();
+    void stepWakeup();
+    void nextDivergence();
+    void restartSimulation();
+    // Simulated seconds per wall second; <= 0 as fast as possible.
+    void setSpeed(double simulated_per_wall_second);
+    double speed() const { return speed_; }
+    void runTo(Time until);
+    void addBreakpoint(const Breakpoint& bp);
+    void clearBreakpoints();
+    const std::vector<Breakpoint>& breakpoints() const { return breakpoints_; }
+    void setBreakOnDivergence(bool on);
+    // Runs the scenario's comparison (every policy x case x seed) in the
+    // background for the headline chart and the exports.
+    void startComparison();
+    const Comparison* comparison() const { return comparison_.get(); }
+
+    // --- views -------------------------------------------------------------
+    void selectCpu(int cpu);  // -1 clears; in every grid
     void setErrorHandler(ErrorHandler handler);
-
-    TopologyView* topologyView() const { return view_; }
+    int gridCount() const { return static_cast<int>(grids_.size()); }
+    PolicyGrid* grid(int i) const { return grids_[static_cast<std::size_t>(i)]; }
+    TopologyView* topologyView() const;  // the first grid's
     DomainPanel* domainPanel() const { return domains_; }
-    QString statusText() const;
+    ScenarioPanel* scenarioPanel() const { return scenario_panel_; }
+    DecisionDiagram* decisionDiagram() const { return diagram_; }
+    RecentWakeups* recentWakeups() const { return recent_; }
+    ChartsPanel* chartsPanel() const { return charts_; }
+    SimSession* session() const { return session_; }
+    QString statusText() const;     // the machine: "teaching-8 · 8 CPUs · 2 LLCs"
+    QString simStatusText() const;  // time, events/s, progress, divergence
+    // Frames drawn and the time spent restyling the grids, for the figures in docs/gui.md.
+    struct FrameStats {
+        int frames = 0;
+        double total_ms = 0;
+        double max_ms = 0;
+    };
+    const FrameStats& frameStats() const { return frame_stats_; }
+
+    void setPresentationMode(bool on);
+    bool presentationMode() const { return presenting_; }
+    void setDarkTheme(bool dark);
+    bool darkTheme() const { return dark_; }
+    // Ctrl+E: the view with focus (a grid, the diagram or a chart) as PNG or SVG.
+    bool exportView(QWidget* view, const QString& path);
+    QWidget* focusedView() const;
 
 signals:
     void machineChanged();
+    void scenarioChanged();
+    void frameShown(quint64 serial);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     struct Loaded;
 
-    QWidget* buildMachinePanel();
-    QMenu* buildMenus();  // returns the View menu, for the docks' toggles
-    void openMachineFile();
-    void loadSynthetic();
+    void buildActions();
+    void buildMenus();
+    void buildToolbar();
+    void buildDocks();
+    void rebuildGrids(const SessionSetup& setup);
+    void onFrame(const SimFrame& frame);
+    void onStepped(const StepRecords& records);
+    void onStateChanged(SimState state);
+    void onStopped(const QString& why);
     void onCpuSelected(int cpu);
     void onDomainSelected(int domain_id);
-    void syncMachinePanel();
+    void showRecordInDiagram(int policy, const DecisionRecord& rec);
+    void updateChartsFromFrame(const SimFrame& frame, bool full);
+    void applyPanel();
+    void openScenarioDialog();
+    void saveScenarioDialog();
+    void openMachineFileDialog();
+    void exportFocused();
+    void exportResults(const QString& format);
+    void copyTextTable();
+    void copyWakesimCommand();
+    void pushRecent(const QString& path);
+    void rebuildRecentMenu();
+    void rememberScenario();
+    void pushBreakpoints();
+    void updateSpeedLabel();
+    void fail(const QString& title, const QString& message);
 
     std::unique_ptr<Loaded> loaded_;
     ErrorHandler on_error_;
-    TopologyView* view_ = nullptr;
+    SimSession* session_ = nullptr;
+    ComparisonJob* comparison_job_ = nullptr;
+    std::unique_ptr<Comparison> comparison_;
+
+    QWidget* grid_area_ = nullptr;
+    QGridLayout* grid_layout_ = nullptr;
+    std::vector<PolicyGrid*> grids_;
+    ScenarioPanel* scenario_panel_ = nullptr;
     DomainPanel* domains_ = nullptr;
-    QComboBox* shipped_ = nullptr;
-    QLineEdit* synthetic_ = nullptr;
-    QLabel* about_machine_ = nullptr;
-    QLabel* status_ = nullptr;
+    DecisionDiagram* diagram_ = nullptr;
+    RecentWakeups* recent_ = nullptr;
+    ChartsPanel* charts_ = nullptr;
+    QMenu* view_menu_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    QMenu* break_menu_ = nullptr;
+    QMenu* active_breaks_ = nullptr;
+    std::vector<QDockWidget*> docks_;
+
+    QAction* open_ = nullptr;
+    QAction* save_ = nullptr;
+    QAction* run_ = nullptr;
+    QAction* pause_ = nullptr;
+    QAction* toggle_ = nullptr;
+    QAction* step_ = nullptr;
+    QAction* divergence_ = nullptr;
+    QAction* restart_ = nullptr;
+    QAction* present_ = nullptr;
+    QAction* export_ = nullptr;
+    QAction* break_divergence_ = nullptr;
+    QAction* break_idle_core_ = nullptr;
+    QSlider* speed_slider_ = nullptr;
+    QLabel* speed_label_ = nullptr;
+
+    QLabel* machine_status_ = nullptr;
+    QLabel* time_status_ = nullptr;
+    QLabel* rate_status_ = nullptr;
+    QLabel* progress_status_ = nullptr;
+    QLabel* divergence_status_ = nullptr;
+    QLabel* message_status_ = nullptr;
+
+    std::vector<Breakpoint> breakpoints_;
+    bool break_on_divergence_ = false;
+    double speed_ = 200e-6;
+    int diagram_policy_ = 0;                  // whose record the diagram shows: the grid last clicked
+    std::vector<std::uint64_t> recent_seen_;  // per policy: records up to this seq are in the list
+    std::vector<double> last_ops_;            // per policy, for throughput between frames
+    std::vector<Time> last_time_;
+    qint64 last_chart_ms_ = 0;
+    FrameStats frame_stats_;
+    bool presenting_ = false;
+    bool dark_ = false;
+    QFont normal_font_;
+    bool was_maximized_ = false;
+    bool remember_ = true;
 };
 
 }  // namespace wb

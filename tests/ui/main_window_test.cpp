@@ -1,26 +1,69 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
-#include <QObject>
-#include <QStringList>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "decision/decision_diagram.h"
+#include "decision/recent_wakeups.h"
+#include "engine/batch.h"
+#include "io/scenario_json.h"
 #include "io/topology_library.h"
 #include "main_window.h"
+#include "sim/sim_session.h"
 #include "topology/machine.h"
 #include "topology/sched_domains.h"
+#include "views/decision_overlay.h"
+#include "views/topology_items.h"
 #include "views/topology_scene.h"
 #include "views/topology_view.h"
 #include "widgets/domain_panel.h"
+#include "widgets/policy_grid.h"
+#include "widgets/scenario_panel.h"
 
 namespace wb {
+
+namespace {
+
+Scenario teaching_scenario()
+{
+    Scenario s;
+    s.name = "teaching";
+    s.machine = "teaching-8";
+    s.cases = {{"pipe", "pipe:loops=300"}, {"pinned", "pipe:loops=300,cpus=3"}};
+    s.policies = {"baseline", "sync-waker-v3"};
+    return s;
+}
+
+void write_file(const QString& path, const QByteArray& text)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+}
+
+}  // namespace
 
 class MainWindowTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("wakebench"), QStringLiteral("wakebench"))
+            .clear();
+    }
+
     void init()
     {
         errors_.clear();
@@ -31,7 +74,9 @@ private slots:
         window_->resize(1280, 800);
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_));
-        QVERIFY(window_->loadMachine(QStringLiteral("teaching-8")));
+        QSignalSpy frames(window_->session(), &SimSession::frameReady);
+        QVERIFY(window_->setScenario(teaching_scenario(), QString(), 0));
+        QVERIFY(frames.wait(20000));
     }
 
     void cleanup() { delete window_; }
@@ -40,107 +85,255 @@ private slots:
     {
         QCOMPARE(window_->statusText(), QStringLiteral("teaching-8 · 8 CPUs · 2 LLCs"));
         QVERIFY(window_->windowTitle().contains(QStringLiteral("teaching-8")));
-        auto* combo = window_->findChild<QComboBox*>(QStringLiteral("shippedMachines"));
+        auto* combo = window_->findChild<QComboBox*>(QStringLiteral("scenarioMachine"));
         QVERIFY(combo);
         QCOMPARE(combo->count(), static_cast<int>(list_shipped_topologies().size()));
         QCOMPARE(combo->currentText(), QStringLiteral("teaching-8"));
     }
 
-    void selectingCpu5ShowsItsDomains()
+    void oneGridPerPolicyFramedInItsColour()
+    {
+        QCOMPARE(window_->gridCount(), 2);
+        QCOMPARE(window_->grid(0)->policy(), QStringLiteral("baseline"));
+        QCOMPARE(window_->grid(1)->policy(), QStringLiteral("sync-waker-v3"));
+        QCOMPARE(window_->grid(0)->colour(), QColor(0x00, 0x72, 0xb2));
+        QCOMPARE(window_->grid(1)->colour(), QColor(0xd5, 0x5e, 0x00));
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(window_->grid(i)->view()->topologyScene()->nrCpus(), 8);
+        Scenario four = teaching_scenario();
+        four.policies = {"baseline", "sync-waker-v3", "sync-waker-v4", "sis-sync-stack"};
+        QVERIFY(window_->setScenario(four));
+        QCOMPARE(window_->gridCount(), 4);
+        // 2 x 2: the third grid sits under the first.
+        QCOMPARE(window_->grid(2)->x(), window_->grid(0)->x());
+        QVERIFY(window_->grid(2)->y() > window_->grid(0)->y());
+    }
+
+    void selectingCpu5ShowsItsDomainsInEveryGrid()
     {
         window_->selectCpu(5);
         const DomainPanel* panel = window_->domainPanel();
         QCOMPARE(panel->domainCount(), 3);
         QCOMPARE(panel->levelName(0), QStringLiteral("SMT"));
-        QCOMPARE(panel->levelName(1), QStringLiteral("MC"));
-        QCOMPARE(panel->levelName(2), QStringLiteral("PKG"));
-        QCOMPARE(panel->spanText(0), QStringLiteral("4-5"));
         QCOMPARE(panel->spanText(1), QStringLiteral("4-7"));
-        QCOMPARE(panel->spanText(2), QStringLiteral("0-7"));
-    }
-
-    void clickingCpu5ShowsItsDomains()
-    {
-        TopologyView* view = window_->topologyView();
-        const QPoint at = view->mapFromScene(view->topologyScene()->layout().cells[5].center());
-        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, at);
-        QCOMPARE(view->selectedCpu(), 5);
-        QCOMPARE(window_->domainPanel()->domainCount(), 3);
-        QCOMPARE(window_->domainPanel()->spanText(0), QStringLiteral("4-5"));
-    }
-
-    void selectedDomainIsOutlinedOnTheGrid()
-    {
-        window_->selectCpu(5);
-        TopologyScene* scene = window_->topologyView()->topologyScene();
-        // The LLC is preselected.
-        QCOMPARE(scene->highlightedSpan(), CpuMask::range(8, 4, 7));
-        window_->domainPanel()->selectRow(0);
-        QCOMPARE(scene->highlightedSpan(), CpuMask::range(8, 4, 5));
-        QCOMPARE(scene->spanOutline().size(), std::size_t{1});
+        QCOMPARE(window_->grid(1)->view()->selectedCpu(), 5);
+        // The LLC is preselected and outlined in both grids.
+        QCOMPARE(window_->grid(0)->view()->topologyScene()->highlightedSpan(), CpuMask::range(8, 4, 7));
+        QCOMPARE(window_->grid(1)->view()->topologyScene()->highlightedSpan(), CpuMask::range(8, 4, 7));
         window_->selectCpu(-1);
-        QVERIFY(scene->highlightedSpan().empty());
         QCOMPARE(window_->domainPanel()->domainCount(), 0);
     }
 
-    void badMachineFileIsReportedAndThePreviousMachineStays()
+    void clickingACpuSelectsItEverywhere()
     {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        const QString path = dir.filePath(QStringLiteral("broken.json"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("{\n  \"schema_version\": 1,\n  \"name\": \"broken\",\n  \"nodes\": [ {\n");
-        file.close();
-
-        window_->selectCpu(5);
-        QVERIFY(!window_->loadMachine(path));
-        QCOMPARE(errors_.size(), 1);
-        QVERIFY2(errors_.front().contains(path), qPrintable(errors_.front()));
-        QVERIFY2(errors_.front().contains(QStringLiteral("Still showing teaching-8")), qPrintable(errors_.front()));
-
-        QCOMPARE(QString::fromStdString(window_->machine().name), QStringLiteral("teaching-8"));
-        QCOMPARE(window_->topologyView()->topologyScene()->nrCpus(), 8);
-        QCOMPARE(window_->statusText(), QStringLiteral("teaching-8 · 8 CPUs · 2 LLCs"));
-        QCOMPARE(window_->topologyView()->selectedCpu(), 5);
-        QCOMPARE(window_->domainPanel()->domainCount(), 3);
+        TopologyView* view = window_->grid(1)->view();
+        const QPoint at = view->mapFromScene(view->topologyScene()->layout().cells[6].center());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, at);
+        QCOMPARE(view->selectedCpu(), 6);
+        QCOMPARE(window_->grid(0)->view()->selectedCpu(), 6);
+        QCOMPARE(window_->domainPanel()->spanText(0), QStringLiteral("6-7"));
     }
 
-    void unknownMachineNameIsReported()
+    // A step restyles the cells from the snapshot and draws the record on
+    // each grid; the diagram and the list show it too.
+    void stepShowsTheDecisionEverywhere()
     {
+        QSignalSpy steps(window_->session(), &SimSession::stepped);
+        QSignalSpy frames(window_->session(), &SimSession::frameReady);
+        for (int k = 0; k < 3; ++k) {
+            window_->stepWakeup();
+            QTRY_COMPARE_WITH_TIMEOUT(steps.count(), k + 1, 10000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(frames.count() >= 3, 10000);
+        const auto step = steps.last().at(0).value<StepRecords>();
+        for (int i = 0; i < 2; ++i) {
+            TopologyScene* scene = window_->grid(i)->view()->topologyScene();
+            const DecisionRecord& rec = *step.records[static_cast<std::size_t>(i)];
+            QVERIFY(scene->decisionOverlay()->hasRecord());
+            QCOMPARE(scene->decisionOverlay()->record().seq, rec.seq);
+            QCOMPARE(scene->decisionOverlay()->record().chosen, rec.chosen);
+            // The cells carry the last frame's values.
+            const RunSnapshot& snap = window_->session()->lastFrame().runs[static_cast<std::size_t>(i)];
+            for (const CpuSnapshot& c : snap.cpus) {
+                const CpuCellItem* cell = scene->cell(c.cpu);
+                QVERIFY(cell->hasLive());
+                QCOMPARE(cell->live().nr_running, c.nr_running);
+                QCOMPARE(cell->live().has_curr, c.curr != kNoTask);
+                QCOMPARE(cell->live().idle, c.idle);
+            }
+            QVERIFY2(scene->liveToolTip(rec.chosen).contains(QStringLiteral("nr_running")),
+                     qPrintable(scene->liveToolTip(rec.chosen)));
+            QVERIFY(scene->liveToolTip(rec.chosen).contains(QStringLiteral("has_idle_cores")));
+        }
+        QVERIFY(window_->decisionDiagram()->record());
+        QCOMPARE(window_->decisionDiagram()->record()->seq, step.records[0]->seq);
+        QVERIFY(window_->simStatusText().contains(QStringLiteral("simulated")));
+    }
+
+    // What the window reports is what core's run_one() and the wakesim
+    // binary report for the same scenario.
+    void figuresEqualWakesim()
+    {
+        QSignalSpy stopped(window_->session(), &SimSession::stopped);
+        window_->setSpeed(0);
+        window_->runSimulation();
+        QTRY_COMPARE_WITH_TIMEOUT(window_->session()->state(), SimState::Finished, 120000);
+        const SimFrame& frame = window_->session()->lastFrame();
+        QCOMPARE(frame.runs.size(), std::size_t{2});
+        const Machine machine = resolve_machine("teaching-8");
+        for (std::size_t i = 0; i < 2; ++i) {
+            const RunSnapshot& snap = frame.runs[i];
+            QVERIFY(snap.finished);
+            const RunRequest request{"pipe:loops=300", teaching_scenario().policies[i], FeatureSet(), 1};
+            const RunOutcome core = run_one(machine, request);
+            QCOMPARE(snap.headline.value, core.headline.value);
+            QCOMPARE(snap.metrics.events, core.metrics.events);
+            QCOMPARE(snap.metrics.wakeups, core.metrics.wakeups);
+
+            QTemporaryDir dir;
+            const QString json = dir.filePath(QStringLiteral("r.json"));
+            QProcess wakesim;
+            wakesim.start(QStringLiteral(WB_WAKESIM_BIN),
+                          {QStringLiteral("run"), QStringLiteral("--topology"), QStringLiteral("teaching-8"),
+                           QStringLiteral("--workload"), QStringLiteral("pipe:loops=300"), QStringLiteral("--policy"),
+                           QString::fromStdString(request.policy), QStringLiteral("--json"), json});
+            QVERIFY(wakesim.waitForFinished(120000));
+            QCOMPARE(wakesim.exitCode(), 0);
+            QFile file(json);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QJsonObject result = QJsonDocument::fromJson(file.readAll()).object();
+            QCOMPARE(result.value(QStringLiteral("headline")).toObject().value(QStringLiteral("value")).toDouble(),
+                     snap.headline.value);
+            QCOMPARE(static_cast<qint64>(result.value(QStringLiteral("elapsed_ns")).toDouble()), snap.now.ns());
+            // The grid's figures line shows the same value.
+            QVERIFY2(window_->grid(static_cast<int>(i))
+                         ->figuresText()
+                         .contains(QString::number(snap.headline.value, 'f', 3)),
+                     qPrintable(window_->grid(static_cast<int>(i))->figuresText()));
+        }
+    }
+
+    void wakesimCommandReproducesTheGrids()
+    {
+        const QString cmd = window_->wakesimCommand();
+        QVERIFY2(cmd.contains(QStringLiteral(
+                     "wakesim run --topology teaching-8 --seed 1 --workload pipe:loops=300 --policy baseline")),
+                 qPrintable(cmd));
+        QVERIFY2(cmd.contains(QStringLiteral("--policy sync-waker-v3")), qPrintable(cmd));
+        QVERIFY2(cmd.contains(QStringLiteral("wakesim compare")), qPrintable(cmd));
+    }
+
+    void badScenarioFileKeepsThePreviousScenario()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.json"));
+        write_file(path,
+                   "{\n  \"schema_version\": 1,\n  \"name\": \"bad\",\n  \"machine\": \"teaching-8\",\n"
+                   "  \"cases\": [{\"workload\": \"pipe:nope=1\"}]\n}\n");
+        QVERIFY(!window_->openScenario(path));
+        QCOMPARE(errors_.size(), 1);
+        // file:line:col: pointer: what was wrong.
+        QVERIFY2(errors_.front().contains(path + QStringLiteral(":5:")), qPrintable(errors_.front()));
+        QVERIFY2(errors_.front().contains(QStringLiteral("/cases/0/workload")), qPrintable(errors_.front()));
+        QVERIFY2(errors_.front().contains(QStringLiteral("Still showing teaching")), qPrintable(errors_.front()));
+        QCOMPARE(QString::fromStdString(window_->scenario().name), QStringLiteral("teaching"));
+        QCOMPARE(window_->gridCount(), 2);
+        QCOMPARE(window_->machine().nr_cpus(), 8);
+
+        write_file(path, "{ \"schema_version\": 1, ");
+        QVERIFY(!window_->openScenario(path));
+        QCOMPARE(errors_.size(), 2);
+        QVERIFY2(errors_.back().contains(path + QStringLiteral(":1:")), qPrintable(errors_.back()));
+        QCOMPARE(QString::fromStdString(window_->scenario().name), QStringLiteral("teaching"));
+    }
+
+    void badMachineIsReportedAndThePreviousOneStays()
+    {
+        window_->selectCpu(5);
         QVERIFY(!window_->loadMachine(QStringLiteral("no-such-machine")));
         QCOMPARE(errors_.size(), 1);
         QVERIFY2(errors_.front().contains(QStringLiteral("no-such-machine")), qPrintable(errors_.front()));
         QCOMPARE(window_->machineSpec(), QStringLiteral("teaching-8"));
+        QCOMPARE(window_->statusText(), QStringLiteral("teaching-8 · 8 CPUs · 2 LLCs"));
+        QCOMPARE(window_->topologyView()->selectedCpu(), 5);
     }
 
-    void syntheticSpecFromTheLineEdit()
+    void syntheticMachineFromThePanel()
     {
-        auto* edit = window_->findChild<QLineEdit*>(QStringLiteral("syntheticSpec"));
-        QVERIFY(edit);
-        edit->setText(QStringLiteral("node=2,llc=2,core=2,smt=2"));  // the prefix is optional here
-        QTest::keyClick(edit, Qt::Key_Return);
+        auto* combo = window_->findChild<QComboBox*>(QStringLiteral("scenarioMachine"));
+        combo->setCurrentText(QStringLiteral("synthetic:node=2,llc=2,core=2,smt=2"));
+        window_->findChild<QPushButton*>(QStringLiteral("scenarioApply"))->click();
         QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
         QCOMPARE(window_->machine().nr_cpus(), 16);
-        QVERIFY2(window_->statusText().contains(QStringLiteral("16 CPUs · 4 LLCs")), qPrintable(window_->statusText()));
-        QCOMPARE(window_->topologyView()->topologyScene()->nrCpus(), 16);
-        QCOMPARE(window_->findChild<QComboBox*>(QStringLiteral("shippedMachines"))->currentIndex(), -1);
-
-        edit->setText(QStringLiteral("synthetic:core=0"));
-        QTest::keyClick(edit, Qt::Key_Return);
-        QCOMPARE(errors_.size(), 1);
-        QCOMPARE(window_->machine().nr_cpus(), 16);
+        QCOMPARE(window_->grid(0)->view()->topologyScene()->nrCpus(), 16);
+        QCOMPARE(window_->scenario().machine, std::string("synthetic:node=2,llc=2,core=2,smt=2"));
     }
 
-    void shippedMachineFromTheCombo()
+    void panelEditsBecomeTheScenario()
     {
-        auto* combo = window_->findChild<QComboBox*>(QStringLiteral("shippedMachines"));
-        const int index = combo->findText(QStringLiteral("ampere-altra-80"));
-        QVERIFY(index >= 0);
-        combo->setCurrentIndex(index);
-        emit combo->activated(index);
-        QCOMPARE(window_->machine().nr_cpus(), 80);
-        QCOMPARE(window_->statusText(), QStringLiteral("ampere-altra-80 · 80 CPUs · 1 LLC"));
+        ScenarioPanel* panel = window_->scenarioPanel();
+        QCOMPARE(panel->workloadSpec(), QStringLiteral("pipe:loops=300"));
+        QCOMPARE(panel->policySpecs(), (QStringList{QStringLiteral("baseline"), QStringLiteral("sync-waker-v3")}));
+        panel->findChild<QLineEdit*>(QStringLiteral("param_cpus"))->setText(QStringLiteral("2-3"));
+        panel->findChild<QComboBox*>(QStringLiteral("scenarioPolicy2"))
+            ->setCurrentText(QStringLiteral("sync-waker-v4"));
+        window_->findChild<QPushButton*>(QStringLiteral("scenarioApply"))->click();
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join('\n')));
+        QCOMPARE(window_->scenario().cases[0].workload, std::string("pipe:loops=300,cpus=2-3"));
+        QCOMPARE(window_->gridCount(), 3);
+        // A bad value is refused and the form goes back to what runs.
+        panel->findChild<QLineEdit*>(QStringLiteral("param_loops"))->setText(QStringLiteral("many"));
+        window_->findChild<QPushButton*>(QStringLiteral("scenarioApply"))->click();
+        QCOMPARE(errors_.size(), 1);
+        QVERIFY2(errors_.front().contains(QStringLiteral("loops")), qPrintable(errors_.front()));
+        QCOMPARE(window_->scenario().cases[0].workload, std::string("pipe:loops=300,cpus=2-3"));
+        QCOMPARE(panel->workloadSpec(), QStringLiteral("pipe:loops=300,cpus=2-3"));
+    }
+
+    void savedScenarioReopensAndIsRestoredNextTime()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("saved.json"));
+        QVERIFY(window_->saveScenario(path));
+        const Scenario saved = load_scenario_file(path.toStdString());
+        QCOMPARE(saved, window_->scenario());
+        QVERIFY(window_->recentScenarios().contains(QFileInfo(path).absoluteFilePath()));
+
+        MainWindow next;
+        next.setRemembering(false);
+        next.restoreLastScenario();
+        QVERIFY(next.hasScenario());
+        QCOMPARE(next.scenario(), saved);
+        QCOMPARE(next.scenarioPath(), path);
+    }
+
+    void presentationModeAndThemes()
+    {
+        const qreal normal = window_->font().pointSizeF();
+        window_->setPresentationMode(true);
+        QVERIFY(window_->presentationMode());
+        QVERIFY(window_->font().pointSizeF() > normal * 1.3);
+        window_->setPresentationMode(false);
+        QCOMPARE(window_->font().pointSizeF(), normal);
+        window_->setDarkTheme(true);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 80);
+        QVERIFY(window_->grid(0)->view()->topologyScene()->backgroundBrush().color().lightness() < 80);
+        window_->setDarkTheme(false);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 150);
+        QVERIFY(window_->grid(0)->view()->topologyScene()->backgroundBrush().color().lightness() > 150);
+    }
+
+    void exportsTheFocusedGridAsPngAndSvg()
+    {
+        QTemporaryDir dir;
+        window_->grid(1)->view()->setFocus();
+        QCOMPARE(window_->focusedView(), window_->grid(1)->view());
+        QVERIFY(window_->exportView(window_->focusedView(), dir.filePath(QStringLiteral("grid.png"))));
+        QVERIFY(QImage(dir.filePath(QStringLiteral("grid.png"))).width() > 100);
+        QVERIFY(window_->exportView(window_->focusedView(), dir.filePath(QStringLiteral("grid.svg"))));
+        QFile svg(dir.filePath(QStringLiteral("grid.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
     }
 
 private:

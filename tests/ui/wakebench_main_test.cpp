@@ -60,7 +60,7 @@ class WakebenchMainTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void screenshotOfTheDefaultMachine()
+    void screenshotOfTheDefaultScenario()
     {
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("shot.png"));
@@ -70,19 +70,44 @@ private slots:
         QVERIFY(!image.isNull());
         QCOMPARE(image.size(), QSize(1280, 800));
         QVERIFY2(distinct_colours(image) > 5, qPrintable(QString::number(distinct_colours(image))));
+        // Side by side: the frames in the first two policy colours.
+        QVERIFY(pixels_of(image, qRgb(0x00, 0x72, 0xb2)) > 1000);
+        QVERIFY(pixels_of(image, qRgb(0xd5, 0x5e, 0x00)) > 1000);
     }
 
-    void screenshotShowsTheSelectedCpu()
+    // --at runs the scenario to that time first: the picture changes and is
+    // anything but blank.
+    void screenshotAtATimeShowsTheRun()
     {
         QTemporaryDir dir;
-        const QString png = dir.filePath(QStringLiteral("teaching.png"));
-        const Run run =
-            run_wakebench({QStringLiteral("--machine"), QStringLiteral("teaching-8"), QStringLiteral("--select-cpu"),
-                           QStringLiteral("5"), QStringLiteral("--screenshot"), png});
+        const QString start = dir.filePath(QStringLiteral("start.png"));
+        const QString later = dir.filePath(QStringLiteral("later.png"));
+        const QString scenario = QStringLiteral(WB_SOURCE_DIR "/resources/scenarios/altra-pipe-side-by-side.json");
+        Run run = run_wakebench({QStringLiteral("--scenario"), scenario, QStringLiteral("--screenshot"), start});
         QVERIFY2(run.status == 0, qPrintable(run.err));
-        const QImage image(png);
-        // The selected cell's fill, Okabe-Ito blue; nothing else in the window uses it.
-        QVERIFY(pixels_of(image, qRgb(0x00, 0x72, 0xb2)) > 1000);
+        run = run_wakebench({QStringLiteral("--scenario"), scenario, QStringLiteral("--screenshot"), later,
+                             QStringLiteral("--at"), QStringLiteral("500us")});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        const QImage a(start);
+        const QImage b(later);
+        QCOMPARE(b.size(), QSize(1280, 800));
+        QVERIFY(distinct_colours(b) > 20);
+        QVERIFY(a != b);
+    }
+
+    void badScenarioNamesTheProblem()
+    {
+        QTemporaryDir dir;
+        const QString scenario = dir.filePath(QStringLiteral("s.json"));
+        QFile file(scenario);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{}\n");
+        file.close();
+        const Run run = run_wakebench({QStringLiteral("--scenario"), scenario, QStringLiteral("--screenshot"),
+                                       dir.filePath(QStringLiteral("s.png"))});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains(scenario + QStringLiteral(":1:")), qPrintable(run.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("s.png"))));
     }
 
     void missingScenarioIsAnError()
@@ -93,19 +118,32 @@ private slots:
         QVERIFY2(run.err.contains(QStringLiteral("/nonexistent/altra-pipe.json")), qPrintable(run.err));
     }
 
-    void existingScenarioIsNotedAndIgnored()
+    void badTimeIsAnError_data()
     {
-        QTemporaryDir dir;
-        const QString scenario = dir.filePath(QStringLiteral("s.json"));
-        QFile file(scenario);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("{}\n");
-        file.close();
-        const QString png = dir.filePath(QStringLiteral("s.png"));
-        const Run run = run_wakebench({QStringLiteral("--scenario"), scenario, QStringLiteral("--screenshot"), png});
-        QVERIFY2(run.status == 0, qPrintable(run.err));
-        QVERIFY2(run.err.contains(QStringLiteral("not supported yet")), qPrintable(run.err));
-        QVERIFY(QFile::exists(png));
+        QTest::addColumn<QString>("value");
+        QTest::newRow("no unit") << QStringLiteral("500");
+        QTest::newRow("unknown unit") << QStringLiteral("5parsecs");
+        QTest::newRow("negative") << QStringLiteral("-1ms");
+    }
+
+    void badTimeIsAnError()
+    {
+        QFETCH(QString, value);
+        const Run run = run_wakebench(
+            {QStringLiteral("--at"), value, QStringLiteral("--screenshot"), QStringLiteral("/tmp/never.png")});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("--at")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("500us, 5ms or 2s")), qPrintable(run.err));
+    }
+
+    void unknownCaseIsAnError()
+    {
+        const Run run =
+            run_wakebench({QStringLiteral("--scenario"),
+                           QStringLiteral(WB_SOURCE_DIR "/resources/scenarios/altra-pipe-side-by-side.json"),
+                           QStringLiteral("--case"), QStringLiteral("nope")});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("two-cpu-78-79")), qPrintable(run.err));
     }
 
     void badMachineIsAnError()
@@ -153,7 +191,7 @@ private slots:
     {
         const Run run = run_wakebench({QStringLiteral("--help")});
         QCOMPARE(run.status, 0);
-        for (const char* option : {"--machine", "--scenario", "--screenshot", "--select-cpu"})
+        for (const char* option : {"--machine", "--scenario", "--screenshot", "--at", "--case", "--select-cpu"})
             QVERIFY2(run.out.contains(QLatin1String(option)), option);
         QVERIFY2(run.out.contains(QStringLiteral("wakebench")), qPrintable(run.out));
     }

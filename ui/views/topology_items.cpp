@@ -38,6 +38,22 @@ constexpr double kReadablePx = 6.5;
 constexpr int kIdPx = 14;
 constexpr int kNotePx = 9;
 
+// Idle depth: white busy, light to dark grey shallow to deep idle.
+QColor idle_fill(const CellLive& live)
+{
+    if (!live.idle)
+        return kCellFill;
+    if (live.idle_depth <= 0)
+        return QColor(0xf1, 0xf3, 0xf5);
+    const QColor shallow(0xe4, 0xe8, 0xec);
+    const QColor deep(0xa3, 0xac, 0xb5);
+    const double t = live.idle_levels <= 1
+                         ? 1.0
+                         : std::clamp(static_cast<double>(live.idle_depth - 1) / (live.idle_levels - 1), 0.0, 1.0);
+    auto mix = [t](int a, int b) { return static_cast<int>(a + (b - a) * t); };
+    return QColor(mix(shallow.red(), deep.red()), mix(shallow.green(), deep.green()), mix(shallow.blue(), deep.blue()));
+}
+
 QFont pixel_font(int px, bool bold)
 {
     QFont font;
@@ -102,10 +118,72 @@ void CpuCellItem::setInSpan(bool in_span)
     }
 }
 
+void CpuCellItem::setLive(const CellLive& live)
+{
+    if (has_live_ && live_ == live)
+        return;
+    has_live_ = true;
+    live_ = live;
+    update();
+}
+
+void CpuCellItem::clearLive()
+{
+    if (!has_live_)
+        return;
+    has_live_ = false;
+    update();
+}
+
+void CpuCellItem::paintLive(QPainter* painter, const QRectF& r, double lod)
+{
+    if (live_.has_curr) {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(live_.curr_colour);
+        painter->drawRect(QRectF(r.left() + 2, r.top() + 2, r.width() - 4, 6));
+    }
+    if (live_.nr_running == 0)
+        return;
+    const double d = 5;
+    const double y = r.bottom() - (lowerCapacity() ? 13 : 8);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(0x26, 0x2b, 0x30));
+    if (live_.nr_running <= kMaxDots) {
+        for (unsigned int i = 0; i < live_.nr_running; ++i)
+            painter->drawEllipse(QRectF(r.left() + 4 + i * (d + 2.5), y, d, d));
+        return;
+    }
+    // Past a few dots, a count reads faster than a row of them.
+    painter->drawEllipse(QRectF(r.left() + 4, y, d, d));
+    if (lod * 10 < kReadablePx)
+        return;
+    painter->setPen(QColor(0x26, 0x2b, 0x30));
+    painter->setFont(pixel_font(10, true));
+    painter->drawText(QRectF(r.left() + 4 + d + 2, y - 4, r.width() - d - 8, d + 8), Qt::AlignLeft | Qt::AlignVCenter,
+                      QString::number(live_.nr_running));
+}
+
 void CpuCellItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     const QRectF r = boundingRect().adjusted(0.5, 0.5, -0.5, -0.5);
+
+    if (has_live_) {
+        // While a run is shown the fill belongs to the run; selection and
+        // spans become outlines.
+        const QColor fill = idle_fill(live_);
+        QPen pen(current_ ? kCurrentFill : in_span_ ? QColor(0xe6, 0x9f, 0x00) : kCellBorder, current_ ? 2.5 : 0);
+        painter->setPen(pen);
+        painter->setBrush(fill);
+        painter->drawRoundedRect(r, 3, 3);
+        paintLive(painter, r, lod);
+        if (lod * kIdPx < kReadablePx)
+            return;
+        painter->setFont(pixel_font(kIdPx, true));
+        painter->setPen(fill.lightness() < 140 ? QColor(Qt::white) : kCellText);
+        painter->drawText(r.adjusted(0, 6, 0, -6), Qt::AlignCenter, label_);
+        return;
+    }
 
     painter->setPen(QPen(current_ ? kCurrentFill.darker(130) : kCellBorder, 0));
     painter->setBrush(current_ ? kCurrentFill : in_span_ ? kSpanFill : kCellFill);

@@ -6,6 +6,7 @@
 // of detail: text only where it would be readable on screen.
 #pragma once
 
+#include <QColor>
 #include <QGraphicsItem>
 #include <QString>
 
@@ -13,6 +14,17 @@
 #include "views/topology_layout.h"
 
 namespace wb {
+
+// What a running simulation shows in a cell, restyled once per frame.
+struct CellLive {
+    bool idle = true;
+    int idle_depth = 0;  // 0 not in an idle state, 1 the shallowest ... idle_levels the deepest
+    int idle_levels = 1;
+    unsigned int nr_running = 0;
+    bool has_curr = false;
+    QColor curr_colour;  // the running task's group
+    friend bool operator==(const CellLive&, const CellLive&) = default;
+};
 
 class CpuCellItem : public QGraphicsItem {
 public:
@@ -35,7 +47,18 @@ public:
     void setInSpan(bool in_span);
     bool inSpan() const { return in_span_; }
 
+    // Live state: background = idle depth (white busy, light to dark grey
+    // shallow to deep idle), a strip in the running task's colour, one dot
+    // per runnable task (a number past kMaxDots).
+    void setLive(const CellLive& live);
+    void clearLive();
+    bool hasLive() const { return has_live_; }
+    const CellLive& live() const { return live_; }
+    static constexpr unsigned int kMaxDots = 4;
+
 private:
+    void paintLive(QPainter* painter, const QRectF& r, double lod);
+
     CpuId cpu_;
     QSizeF size_;
     int capacity_;
@@ -46,6 +69,8 @@ private:
     int short_note_px_ = 0;
     bool current_ = false;
     bool in_span_ = false;
+    bool has_live_ = false;
+    CellLive live_;
 };
 
 class TopoBoxItem : public QGraphicsItem {

@@ -4,11 +4,16 @@
 #include <QBrush>
 #include <QColor>
 #include <QGraphicsPathItem>
+#include <QGraphicsSceneHelpEvent>
 #include <QPainterPath>
 #include <QPen>
 #include <QStringList>
+#include <QToolTip>
+#include <array>
 
+#include "sched/decision.h"
 #include "topology/machine.h"
+#include "views/decision_overlay.h"
 #include "views/topology_items.h"
 
 namespace wb {
@@ -18,6 +23,7 @@ namespace {
 constexpr double kMargin = 12;
 constexpr double kCellZ = 100;
 constexpr double kOutlineZ = 200;
+constexpr double kOverlayZ = 300;
 const QColor kOutline(0xe6, 0x9f, 0x00);  // Okabe-Ito orange
 const QColor kBackground(0xfb, 0xfb, 0xfc);
 
@@ -51,7 +57,10 @@ QString box_tooltip(const TopoBox& box)
 }  // namespace
 
 TopologyScene::TopologyScene(const Machine& machine, double target_aspect, QObject* parent)
-    : QGraphicsScene(parent), layout_(layout_topology(machine, target_aspect)), span_(machine.nr_cpus())
+    : QGraphicsScene(parent),
+      layout_(layout_topology(machine, target_aspect)),
+      span_(machine.nr_cpus()),
+      machine_(machine)
 {
     setBackgroundBrush(kBackground);
     // Items never move; a BSP index only costs time on a static scene this small.
@@ -84,6 +93,10 @@ TopologyScene::TopologyScene(const Machine& machine, double target_aspect, QObje
     outline_->setBrush(Qt::NoBrush);
     outline_->setZValue(kOutlineZ);
     addItem(outline_);
+
+    overlay_ = new DecisionOverlay(layout_.cells);
+    overlay_->setZValue(kOverlayZ);
+    addItem(overlay_);
 
     setSceneRect(layout_.bounds.adjusted(-kMargin, -kMargin, kMargin, kMargin));
 }
@@ -145,6 +158,104 @@ void TopologyScene::setHighlightedSpan(const CpuMask& span)
     for (const QRectF& r : outline_rects_)
         path.addRoundedRect(r.adjusted(-1.5, -1.5, 1.5, 1.5), 6, 6);
     outline_->setPath(path);
+}
+
+}  // namespace wb
+
+namespace wb {
+
+QColor TopologyScene::groupColour(int group)
+{
+    // Paul Tol's "muted" scheme: distinct from each other and from the
+    // Okabe-Ito policy colours of the frames.
+    static const std::array<QColor, 9> colours{
+        QColor(0x88, 0x22, 0x55), QColor(0x44, 0xaa, 0x99), QColor(0xdd, 0xcc, 0x77),
+        QColor(0x33, 0x22, 0x88), QColor(0xcc, 0x66, 0x77), QColor(0x11, 0x77, 0x33),
+        QColor(0x88, 0xcc, 0xee), QColor(0x99, 0x99, 0x33), QColor(0xaa, 0x44, 0x99),
+    };
+    const std::size_t i = static_cast<std::size_t>(group < 0 ? -group : group) % colours.size();
+    return colours[i];
+}
+
+void TopologyScene::setDark(bool dark)
+{
+    setBackgroundBrush(dark ? QColor(0x2b, 0x30, 0x36) : kBackground);
+}
+
+void TopologyScene::applySnapshot(const std::vector<CpuSnapshot>& cpus)
+{
+    const int levels = std::max(1, static_cast<int>(machine_.idle_states.size()));
+    for (const CpuSnapshot& c : cpus) {
+        CpuCellItem* item = cell(c.cpu);
+        if (!item)
+            continue;
+        CellLive live;
+        live.idle = c.idle;
+        live.idle_depth = c.idle_state >= 0 ? c.idle_state + 1 : 0;
+        live.idle_levels = levels;
+        live.nr_running = c.nr_running;
+        live.has_curr = c.curr != kNoTask;
+        if (live.has_curr)
+            live.curr_colour = groupColour(c.curr_group);
+        item->setLive(live);
+    }
+    live_ = cpus;
+}
+
+void TopologyScene::clearSnapshot()
+{
+    for (CpuCellItem* c : cells_)
+        c->clearLive();
+    live_.clear();
+    overlay_->clearRecord();
+}
+
+QString TopologyScene::liveToolTip(CpuId cpu) const
+{
+    if (cpu < 0 || cpu >= nrCpus())
+        return {};
+    QString text = cell_tooltip(machine_.cpus[static_cast<std::size_t>(cpu)]);
+    if (static_cast<std::size_t>(cpu) >= live_.size())
+        return text;
+    const CpuSnapshot& c = live_[static_cast<std::size_t>(cpu)];
+    QString state;
+    if (c.curr != kNoTask)
+        state = QStringLiteral("running task %1 (group %2)").arg(c.curr).arg(c.curr_group);
+    else if (c.idle && c.idle_state >= 0 && static_cast<std::size_t>(c.idle_state) < machine_.idle_states.size())
+        state = QStringLiteral("idle in %1")
+                    .arg(QString::fromStdString(machine_.idle_states[static_cast<std::size_t>(c.idle_state)].name));
+    else
+        state = c.idle ? QStringLiteral("idle") : QStringLiteral("idle task, work pending");
+    text += QStringLiteral(
+                "<hr>%1<br>nr_running %2 · h_nr_delayed %3<br>util_avg %4 · capacity %5"
+                "<br>avg_idle %6 us<br>LLC has_idle_cores %7")
+                .arg(state)
+                .arg(c.nr_running)
+                .arg(c.h_nr_delayed)
+                .arg(c.util_avg)
+                .arg(c.capacity)
+                .arg(static_cast<double>(c.avg_idle) / 1000.0, 0, 'f', 1)
+                .arg(c.llc_has_idle_cores ? QStringLiteral("yes") : QStringLiteral("no"));
+    return text;
+}
+
+void TopologyScene::helpEvent(QGraphicsSceneHelpEvent* event)
+{
+    const CpuId cpu = cpuAt(event->scenePos());
+    if (cpu == kNoCpu || live_.empty()) {
+        QGraphicsScene::helpEvent(event);
+        return;
+    }
+    QToolTip::showText(event->screenPos(), liveToolTip(cpu), event->widget());
+    event->accept();
+}
+
+void TopologyScene::showDecision(const DecisionRecord* rec)
+{
+    if (rec)
+        overlay_->showRecord(*rec);
+    else
+        overlay_->clearRecord();
 }
 
 }  // namespace wb

@@ -5,19 +5,23 @@
 // current, which span is outlined. A new machine gets a new scene.
 #pragma once
 
+#include <QColor>
 #include <QGraphicsScene>
 #include <vector>
 
+#include "session/run_snapshot.h"
 #include "topology/cpumask.h"
+#include "topology/machine.h"
 #include "views/topology_layout.h"
 
 class QGraphicsPathItem;
 
 namespace wb {
 
-struct Machine;
+struct DecisionRecord;
 class CpuCellItem;
 class TopoBoxItem;
+class DecisionOverlay;
 
 class TopologyScene : public QGraphicsScene {
 public:
@@ -45,6 +49,26 @@ public:
     // The rectangles outlined for the highlighted span.
     const std::vector<QRectF>& spanOutline() const { return outline_rects_; }
 
+    // A run's state, one entry per CPU: restyles the cells (nothing is
+    // rebuilt) and keeps the values for the hover tooltip.
+    void applySnapshot(const std::vector<CpuSnapshot>& cpus);
+    void clearSnapshot();
+    const std::vector<CpuSnapshot>& snapshot() const { return live_; }
+    // The live tooltip of a CPU's cell: nr_running, h_nr_delayed, util_avg,
+    // capacity, avg_idle and its LLC's idle-cores hint.
+    QString liveToolTip(CpuId cpu) const;
+
+    // One wakeup drawn over the grid; null clears it.
+    void showDecision(const DecisionRecord* rec);
+    DecisionOverlay* decisionOverlay() const { return overlay_; }
+
+    // The colour a task group's running task is drawn in.
+    static QColor groupColour(int group);
+    void setDark(bool dark);
+
+protected:
+    void helpEvent(QGraphicsSceneHelpEvent* event) override;
+
 private:
     TopologyLayout layout_;
     std::vector<CpuCellItem*> cells_;
@@ -53,6 +77,9 @@ private:
     std::vector<QRectF> outline_rects_;
     CpuMask span_;
     CpuId current_ = kNoCpu;
+    Machine machine_;  // for the tooltips' topology lines
+    std::vector<CpuSnapshot> live_;
+    DecisionOverlay* overlay_ = nullptr;
 };
 
 }  // namespace wb

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// The values the simulation thread sends the window: a frame of snapshots
+// (at most ~30 a second while running), and the records of one step. Plain
+// copies, registered as metatypes so that queued signals can carry them; the
+// window never touches the live runs.
+#pragma once
+
+#include <QMetaType>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "session/lockstep_run.h"
+#include "session/run_snapshot.h"
+
+namespace wb {
+
+enum class SimState {
+    Empty,    // nothing loaded
+    Paused,   // loaded, waiting
+    Running,  // running on its own clock
+    Seeking,  // stepping to the next divergence
+    Finished  // every run is done
+};
+
+struct SimFrame {
+    std::uint64_t serial = 0;
+    SimState state = SimState::Empty;
+    std::vector<RunSnapshot> runs;  // one per policy, in the setup's order
+    // The last records of each run, oldest first, for the recent-wakeups list
+    // and the grid's overlay while running.
+    std::vector<std::vector<DecisionRecord>> recent;
+    std::optional<Divergence> first_divergence;
+    double events_per_second = 0;  // all runs together, against wall time
+    Time target;                   // where a run-to stops; zero when none
+};
+
+struct StepRecords {
+    std::vector<std::optional<DecisionRecord>> records;  // one per run
+    std::vector<bool> hits;                              // a breakpoint matched records[i]
+    bool diverged = false;                               // the records differ
+    bool from_divergence_search = false;
+};
+
+}  // namespace wb
+
+Q_DECLARE_METATYPE(wb::SimFrame)
+Q_DECLARE_METATYPE(wb::StepRecords)
+Q_DECLARE_METATYPE(wb::SimState)

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/sim_session.h"
+
+#include <QMetaObject>
+#include <QThread>
+
+#include "sim/sim_worker.h"
+
+namespace wb {
+
+SimSession::SimSession(QObject* parent) : QObject(parent)
+{
+    thread_ = new QThread(this);
+    thread_->setObjectName(QStringLiteral("wakebench-sim"));
+    worker_ = new SimWorker;
+    worker_->moveToThread(thread_);
+    connect(worker_, &SimWorker::frameReady, this, &SimSession::onFrame);
+    connect(worker_, &SimWorker::stepped, this, &SimSession::stepped);
+    connect(worker_, &SimWorker::stateChanged, this, [this](SimState s) {
+        state_ = s;
+        emit stateChanged(s);
+    });
+    connect(worker_, &SimWorker::stopped, this, &SimSession::stopped);
+    connect(worker_, &SimWorker::failed, this, &SimSession::failed);
+    thread_->start();
+}
+
+SimSession::~SimSession()
+{
+    shutdown();
+}
+
+void SimSession::shutdown()
+{
+    if (!worker_)
+        return;
+    worker_->requestStop();
+    // Waits for the slice in progress (it ends at its next check) and stops
+    // the worker's timer on its own thread, as Qt requires.
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_] { w->halt(); }, Qt::BlockingQueuedConnection);
+    thread_->quit();
+    thread_->wait();
+    delete worker_;
+    worker_ = nullptr;
+}
+
+template <typename F>
+void SimSession::post(F&& call)
+{
+    if (!worker_)
+        return;
+    QMetaObject::invokeMethod(worker_, std::forward<F>(call), Qt::QueuedConnection);
+}
+
+void SimSession::onFrame(const SimFrame& frame)
+{
+    last_frame_ = frame;
+    emit frameReady(frame);
+    // Receivers in this thread have drawn it by now.
+    if (worker_)
+        worker_->frameConsumed();
+}
+
+void SimSession::load(const SessionSetup& setup)
+{
+    post([w = worker_, setup] { w->load(setup); });
+}
+
+void SimSession::run()
+{
+    post([w = worker_] { w->run(); });
+}
+
+void SimSession::runTo(Time until)
+{
+    post([w = worker_, until] { w->runTo(until); });
+}
+
+void SimSession::pause()
+{
+    post([w = worker_] { w->pause(); });
+}
+
+void SimSession::step()
+{
+    post([w = worker_] { w->step(); });
+}
+
+void SimSession::nextDivergence()
+{
+    post([w = worker_] { w->nextDivergence(); });
+}
+
+void SimSession::restart()
+{
+    post([w = worker_] { w->restart(); });
+}
+
+void SimSession::setSpeed(double simulated_per_wall_second)
+{
+    post([w = worker_, simulated_per_wall_second] { w->setSpeed(simulated_per_wall_second); });
+}
+
+void SimSession::setBreakpoints(const std::vector<Breakpoint>& breakpoints, bool on_first_divergence)
+{
+    post([w = worker_, breakpoints, on_first_divergence] { w->setBreakpoints(breakpoints, on_first_divergence); });
+}
+
+}  // namespace wb

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// SimSession: the window's handle on the simulation thread. It starts a
+// QThread with a SimWorker in it, forwards the window's commands as queued
+// calls and the worker's frames and records back as signals, and on
+// destruction stops the worker between two slices and joins the thread, so
+// closing the window mid-run neither hangs nor leaks.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <vector>
+
+#include "session/breakpoint.h"
+#include "session/scenario_session.h"
+#include "sim/sim_frame.h"
+
+class QThread;
+
+namespace wb {
+
+class SimWorker;
+
+class SimSession : public QObject {
+    Q_OBJECT
+
+public:
+    explicit SimSession(QObject* parent = nullptr);
+    ~SimSession() override;
+
+    void load(const SessionSetup& setup);
+    void run();
+    void runTo(Time until);
+    void pause();
+    void step();
+    void nextDivergence();
+    void restart();
+    void setSpeed(double simulated_per_wall_second);
+    void setBreakpoints(const std::vector<Breakpoint>& breakpoints, bool on_first_divergence);
+
+    SimState state() const { return state_; }
+    const SimFrame& lastFrame() const { return last_frame_; }
+    bool hasFrame() const { return last_frame_.serial != 0; }
+    // Stops the worker and joins its thread; later commands are ignored.
+    void shutdown();
+
+signals:
+    void frameReady(const wb::SimFrame& frame);
+    void stepped(const wb::StepRecords& records);
+    void stateChanged(wb::SimState state);
+    void stopped(const QString& why);
+    void failed(const QString& message);
+
+private:
+    template <typename F>
+    void post(F&& call);
+    void onFrame(const SimFrame& frame);
+
+    QThread* thread_ = nullptr;
+    SimWorker* worker_ = nullptr;
+    SimState state_ = SimState::Empty;
+    SimFrame last_frame_;
+};
+
+}  // namespace wb

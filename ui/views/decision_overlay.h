@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// DecisionOverlay: one wakeup drawn over the topology grid: the waker's CPU
+// (W), the wakee's previous CPU (P), wake_affine()'s target (T), the CPUs
+// the idle scans examined, numbered in scan order, the chosen CPU ringed,
+// and an arrow from the waker to where the wakee lands, coloured by its
+// distance class. One item per scene, repainted from the record it holds.
+#pragma once
+
+#include <QColor>
+#include <QGraphicsItem>
+#include <QRectF>
+#include <vector>
+
+#include "sched/decision.h"
+
+namespace wb {
+
+class DecisionOverlay : public QGraphicsItem {
+public:
+    enum { Type = UserType + 3 };
+
+    // cells[cpu]: each CPU's cell in scene coordinates.
+    explicit DecisionOverlay(std::vector<QRectF> cells);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    void showRecord(const DecisionRecord& rec);
+    void clearRecord();
+    bool hasRecord() const { return has_record_; }
+    const DecisionRecord& record() const { return rec_; }
+    // The number drawn on `cpu`'s cell: its first place in the scan, from 1; 0 if not scanned.
+    int scanNumber(CpuId cpu) const;
+
+private:
+    QRectF cell(CpuId cpu) const;
+    void paintArrow(QPainter* painter, const QColor& colour) const;
+
+    std::vector<QRectF> cells_;
+    QRectF bounds_;
+    bool has_record_ = false;
+    DecisionRecord rec_;
+};
+
+}  // namespace wb

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "widgets/policy_grid.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "session/run_snapshot.h"
+#include "views/topology_view.h"
+
+namespace wb {
+
+PolicyGrid::PolicyGrid(int index, const QString& policy, const QColor& colour, QWidget* parent)
+    : QFrame(parent), index_(index), policy_(policy), colour_(colour)
+{
+    setObjectName(QStringLiteral("policyGrid%1").arg(index));
+    // The frame is the policy's colour, the same as its chart series.
+    setStyleSheet(QStringLiteral("wb--PolicyGrid { border: 3px solid %1; border-radius: 6px; }").arg(colour.name()));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 4);
+    layout->setSpacing(2);
+    auto* header = new QHBoxLayout;
+    title_ = new QLabel(this);
+    title_->setText(
+        QStringLiteral("<span style='color:%1'>&#9632;</span> <b>%2</b>").arg(colour.name(), policy.toHtmlEscaped()));
+    figures_ = new QLabel(this);
+    figures_->setObjectName(QStringLiteral("policyFigures"));
+    figures_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    // Growing figures must not take width from the docks beside the grids.
+    figures_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    figures_->setMinimumWidth(40);
+    header->addWidget(title_);
+    header->addSpacing(8);
+    header->addWidget(figures_, 1);
+    layout->addLayout(header);
+    view_ = new TopologyView(this);
+    view_->setObjectName(QStringLiteral("topologyView%1").arg(index));
+    layout->addWidget(view_, 1);
+}
+
+PolicyGrid::~PolicyGrid() = default;
+
+QString PolicyGrid::figuresText() const
+{
+    return figures_->text();
+}
+
+void PolicyGrid::showFigures(const RunSnapshot& snap)
+{
+    // The tool's own figure first ("usecs/op 3.407", "Time 0.009 s");
+    // counts go to the tooltip, so that a narrow grid still shows it.
+    const QString name = QString::fromStdString(snap.headline.name);
+    const QString unit = QString::fromStdString(snap.headline.unit);
+    QString text = QStringLiteral("%1 %2").arg(name).arg(snap.headline.value, 0, 'f', 3);
+    if (!name.contains(QLatin1Char('/')) && !unit.isEmpty())
+        text += QLatin1Char(' ') + unit;
+    if (snap.finished)
+        text += tr(" · done");
+    figures_->setText(text);
+    figures_->setToolTip(tr("%1 wakeups · %2 events · simulated %3 s")
+                             .arg(snap.metrics.wakeups)
+                             .arg(snap.events)
+                             .arg(snap.now.to_seconds(), 0, 'f', 6));
+}
+
+}  // namespace wb
