@@ -3,7 +3,7 @@
 PRESET ?= release
 WERROR ?= OFF
 BUILD_DIR := build/$(PRESET)
-SCENARIO ?= resources/scenarios/altra-pipe.json
+SCENARIO ?= resources/scenarios/altra-pipe-side-by-side.json
 
 .PHONY: all deps configure build run test asan-test clean
 
