@@ -6,13 +6,12 @@
 #include <thread>
 
 #include "cli/args.h"
-#include "engine/batch.h"
 #include "io/comparison_json.h"
 #include "io/scenario_json.h"
 #include "io/topology_library.h"
 #include "metrics/comparison.h"
-#include "metrics/run_summary.h"
 #include "policies/registry.h"
+#include "session/comparison_run.h"
 #include "workload/workload_spec.h"
 
 namespace wb::cli {
@@ -44,14 +43,20 @@ std::pair<std::string, std::string> split_label(const std::string& text)
     return {text, text};
 }
 
-std::vector<std::string> split_list(const std::string& text)
+// "sync-waker-v3:smt_check=off,reciprocal=off,baseline" is two policies: an
+// item with '=' before any ':' is a switch of the policy before it, since
+// policy names never hold '='.
+std::vector<std::string> split_policy_list(const std::string& text)
 {
     std::vector<std::string> out;
     std::size_t pos = 0;
     while (pos <= text.size()) {
         const std::size_t comma = text.find(',', pos);
         std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (!item.empty())
+        const bool is_switch = item.find('=') < item.find(':');
+        if (is_switch && !out.empty())
+            out.back() += "," + item;
+        else if (!item.empty())
             out.push_back(item);
         if (comma == std::string::npos)
             break;
@@ -93,32 +98,27 @@ int compare_command(const std::vector<std::string>& argv)
             "usage: wakesim compare [options]\n" +
             describe_options(kSpecs));
 
-    Comparison comparison;
-    for (const ScenarioCase& c : scenario.cases) {
+    for (const ScenarioCase& c : scenario.cases)
         make_workload(c.workload);  // refuse a bad case before any run starts
-        comparison.cases.push_back(c.label);
-        comparison.workloads.push_back(c.workload);
-    }
-    comparison.policies = args.has("policies")        ? split_list(*args.get("policies"))
-                          : scenario.policies.empty() ? std::vector<std::string>{"baseline"}
-                                                      : scenario.policies;
-    if (comparison.policies.empty())
+    if (args.has("policies"))
+        scenario.policies = split_policy_list(*args.get("policies"));
+    else if (scenario.policies.empty())
+        scenario.policies = {"baseline"};
+    if (scenario.policies.empty())
         throw UsageError("compare: --policies: expected at least one policy");
-    for (const std::string& p : comparison.policies)
+    for (const std::string& p : scenario.policies)
         make_policy(p, "--policies");
-    comparison.runs =
+    scenario.runs =
         static_cast<int>(args.has("runs")       ? parse_whole_number("compare", "runs", *args.get("runs"), 1, 100000)
                          : args.has("scenario") ? static_cast<std::uint64_t>(scenario.runs)
                                                 : 20);
-    const std::uint64_t first_seed =
-        args.has("seed") ? parse_whole_number("compare", "seed", *args.get("seed"), 0, UINT64_MAX - 100000)
-                         : scenario.seed;
+    if (args.has("seed"))
+        scenario.seed = parse_whole_number("compare", "seed", *args.get("seed"), 0, UINT64_MAX - 100000);
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     const int jobs =
         static_cast<int>(args.has("jobs") ? parse_whole_number("compare", "jobs", *args.get("jobs"), 1, 1024) : hw);
-    FeatureSet features;
-    const std::string feature_list = args.get("features").value_or(scenario.features);
-    if (std::string error = features.apply(feature_list); !error.empty())
+    scenario.features = args.get("features").value_or(scenario.features);
+    if (std::string error = FeatureSet().apply(scenario.features); !error.empty())
         throw UsageError("compare: --features: " + error);
     std::ofstream json_out, csv_out;
     if (auto path = args.get("json"); path && !(json_out = std::ofstream(*path)))
@@ -127,34 +127,7 @@ int compare_command(const std::vector<std::string>& argv)
         throw UsageError("compare: --csv '" + *path + "': cannot write this file");
 
     const Machine machine = resolve_machine(machine_spec);
-    std::vector<RunRequest> requests;
-    for (const std::string& policy : comparison.policies)
-        for (const std::string& workload : comparison.workloads)
-            for (int r = 0; r < comparison.runs; ++r)
-                requests.push_back({workload, policy, features, first_seed + static_cast<std::uint64_t>(r)});
-    const std::vector<RunOutcome> outcomes = run_batch(machine, requests, jobs);
-
-    std::size_t i = 0;
-    for (const std::string& policy : comparison.policies) {
-        for (std::size_t k = 0; k < comparison.cases.size(); ++k) {
-            ComparisonCell cell;
-            cell.policy = policy;
-            cell.case_label = comparison.cases[k];
-            for (int r = 0; r < comparison.runs; ++r, ++i) {
-                const RunOutcome& o = outcomes[i];
-                cell.metric = o.headline.name;
-                cell.unit = o.headline.unit;
-                cell.lower_is_better = o.headline.lower_is_better;
-                cell.values.push_back(o.headline.value);
-                cell.unfinished += o.finished ? 0 : 1;
-                const auto f = placement_fractions(o.metrics.placement_from_waker);
-                for (std::size_t d = 0; d < kDistanceClassCount; ++d)
-                    cell.placement[d] += f[d] / comparison.runs;
-            }
-            comparison.cells.push_back(std::move(cell));
-        }
-    }
-    finish_comparison(comparison);
+    const Comparison comparison = *run_comparison(machine, scenario, jobs);
     std::cout << "machine " << machine.name << "\n" << format_comparison(comparison);
     if (json_out.is_open())
         json_out << comparison_to_json(comparison, machine.name);

@@ -15,20 +15,9 @@ namespace wb {
 
 RunOutcome run_one(const Machine& machine, const RunRequest& request)
 {
-    SimOptions options;
-    options.seed = request.seed;
-    options.features = request.features;
-    options.time_limit = request.time_limit;
-    const std::unique_ptr<PlacementPolicy> policy = make_policy(request.policy);
-    options.policy = policy.get();
-    Simulator sim(machine, make_workload(request.workload), options);
-    RunOutcome out;
-    out.finished = sim.run();
-    out.elapsed = sim.elapsed();
-    out.ops = sim.workload().ops();
-    out.headline = sim.workload().headline(out.elapsed);
-    out.metrics = sim.metrics();
-    return out;
+    PreparedRun run = prepare_run(machine, request);
+    run.sim->run();
+    return outcome_of(*run.sim);
 }
 
 PreparedRun::PreparedRun() = default;
