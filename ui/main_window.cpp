@@ -368,7 +368,7 @@ void MainWindow::buildDocks()
     scenario_dock->raise();
     resizeDocks({scenario_dock, diagram_dock}, {300, 370}, Qt::Horizontal);
     resizeDocks({diagram_dock, recent_dock}, {340, 160}, Qt::Vertical);
-    resizeDocks({charts_dock}, {240}, Qt::Vertical);
+    resizeDocks({charts_dock}, {270}, Qt::Vertical);
     docks_ = {scenario_dock, domain_dock, diagram_dock, recent_dock, charts_dock};
 }
 
@@ -967,9 +967,16 @@ void MainWindow::updateChartsFromFrame(const SimFrame& frame, bool full)
     for (std::size_t i = 0; i < n; ++i) {
         const RunSnapshot& r = frame.runs[i];
         const int policy = static_cast<int>(i);
-        if (r.now > last_time_[i]) {
-            const double dt = (r.now - last_time_[i]).to_seconds();
-            charts_->throughput()->addSample(policy, r.now.to_seconds(), (r.ops - last_ops_[i]) / dt);
+        // A rate over a sliver of time (a step, the last wakeup before a
+        // pause) is mostly noise: a point needs at least 1/500 of the run
+        // so far, or 100 us, unless the run just ended.
+        const Time window = std::max(Time::us(100), Time::ns(r.now.ns() / 500));
+        if (r.now > last_time_[i] && (r.now - last_time_[i] >= window || r.finished)) {
+            // The rate is the mean over the window: drawn flat across it,
+            // so that even a single frame (a headless --at) shows a line.
+            const double rate = (r.ops - last_ops_[i]) / (r.now - last_time_[i]).to_seconds();
+            charts_->throughput()->addSample(policy, last_time_[i].to_seconds(), rate);
+            charts_->throughput()->addSample(policy, r.now.to_seconds(), rate);
             last_ops_[i] = r.ops;
             last_time_[i] = r.now;
         }

@@ -50,7 +50,7 @@ private:
     Time mean_interval_;
     Time burst_;
     Rng rng_{0};
-    std::vector<Kworker> kworkers_;    // per CPU
+    std::vector<Kworker> kworkers_;   // per CPU
     std::vector<CpuId> kworker_cpu_;  // per task id: the CPU of a kworker, kNoCpu for the inner workload's tasks
 };
 

@@ -6,7 +6,28 @@
 #include "charts/placement_chart.h"
 #include "charts/throughput_chart.h"
 
+#include <QChart>
+#include <QLegend>
+
 namespace wb {
+
+namespace {
+
+// A dock at the bottom of a 1280 x 800 window leaves a chart about 200 px:
+// the plot keeps most of it when margins are thin, the title small and the
+// legend beside the plot instead of under it. Exports keep this look.
+void make_compact(QChartView* view)
+{
+    QChart* c = view->chart();
+    c->setMargins(QMargins(4, 2, 4, 2));
+    c->setBackgroundRoundness(0);
+    QFont title = c->titleFont();
+    title.setPointSizeF(title.pointSizeF() * 0.85);
+    c->setTitleFont(title);
+    c->legend()->setAlignment(Qt::AlignRight);
+}
+
+}  // namespace
 
 ChartsPanel::ChartsPanel(QWidget* parent)
     : QTabWidget(parent),
@@ -19,6 +40,8 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     addTab(latency_, QStringLiteral("Latency CDF"));
     addTab(headline_, QStringLiteral("Headline \u00b1 error"));
     addTab(placement_, QStringLiteral("Placement"));
+    for (QChartView* view : std::initializer_list<QChartView*>{throughput_, latency_, headline_, placement_})
+        make_compact(view);
 }
 
 ChartsPanel::~ChartsPanel() = default;

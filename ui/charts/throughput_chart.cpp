@@ -28,9 +28,9 @@ ThroughputChart::ThroughputChart(QWidget* parent) : QChartView(parent)
     c->legend()->setAlignment(Qt::AlignBottom);
     x_ = new QValueAxis(this);
     x_->setTitleText(QStringLiteral("simulated time (ms)"));
-    x_->setLabelFormat(QStringLiteral("%.3g"));
+    x_->setLabelFormat(QStringLiteral("%g"));
     y_ = new QValueAxis(this);
-    y_->setTitleText(QStringLiteral("throughput (ops/s)"));
+    y_->setTitleText(QStringLiteral("ops/s"));
     y_->setLabelFormat(QStringLiteral("%.0f"));
     c->addAxis(x_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);

@@ -27,7 +27,7 @@ RecentWakeups::RecentWakeups(QWidget* parent) : QTableView(parent), model_(new R
     horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     // Widths from typical contents: measuring thousands of rows
     // (ResizeToContents) would cost more than the rows themselves.
-    const QStringList samples{"00000.000",      "sync-waker-v3",     "task 000",
+    const QStringList samples{"0000000.000",    "sync-waker-v3",     "task 000",
                               "000 \u2192 000", "prev_aff_fallback", "smt_sibling"};
     const int icon = 2 * fontMetrics().height();
     for (int column = 0; column < RecentWakeupsModel::ColumnCount; ++column) {

@@ -28,8 +28,8 @@ class AltraCalibration : public ::testing::Test {
 protected:
     static void SetUpTestSuite()
     {
-        altra_ = new Machine(load_machine_file(
-            (std::filesystem::path(WB_SOURCE_DIR) / "topologies" / "ampere-altra-80.json").string()));
+        altra_ = new Machine(
+            load_machine_file((std::filesystem::path(WB_SOURCE_DIR) / "topologies" / "ampere-altra-80.json").string()));
     }
     static void TearDownTestSuite() { delete altra_; }
     static Machine* altra_;
