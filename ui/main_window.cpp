@@ -7,6 +7,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -23,6 +24,7 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStringList>
 #include <QStyle>
@@ -43,6 +45,8 @@
 #include "export/export_view.h"
 #include "export/results_export.h"
 #include "io/input_error.h"
+#include "io/sysfs_import.h"
+#include "io/topology_json.h"
 #include "io/topology_library.h"
 #include "metrics/comparison.h"
 #include "metrics/run_summary.h"
@@ -333,6 +337,7 @@ void MainWindow::buildDocks()
     });
     connect(scenario_panel_, &ScenarioPanel::copyCommandRequested, this, &MainWindow::copyWakesimCommand);
     connect(scenario_panel_, &ScenarioPanel::openMachineFileRequested, this, &MainWindow::openMachineFileDialog);
+    connect(scenario_panel_, &ScenarioPanel::importHostRequested, this, [this] { importHostMachine(); });
 
     domains_ = new DomainPanel(this);
     domains_->setObjectName(QStringLiteral("domainPanel"));
@@ -789,6 +794,35 @@ void MainWindow::openMachineFileDialog()
                                      tr("Machine files (*.json);;All files (*)"));
     if (!path.isEmpty())
         loadMachine(path);
+}
+
+bool MainWindow::importHostMachine(const QString& sysfs_root)
+{
+    const QString keep = loaded_ ? tr("Still showing %1.").arg(QString::fromStdString(loaded_->setup.machine_spec))
+                                 : tr("No machine is loaded.");
+    try {
+        const ImportResult imported = import_sysfs(sysfs_root.toStdString());
+        const QString folder =
+            QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/machines");
+        if (!QDir().mkpath(folder))
+            throw std::runtime_error("cannot create " + folder.toStdString());
+        const QString path =
+            folder + QLatin1Char('/') + QString::fromStdString(imported.machine.name) + QStringLiteral(".json");
+        save_machine_file(imported.machine, path.toStdString());
+        if (!loadMachine(path))
+            return false;
+        imported_machine_path_ = path;
+        message_status_->setText(
+            imported.warnings.empty()
+                ? tr("imported this host as %1").arg(path)
+                : tr("imported as %1; %2").arg(path, QString::fromStdString(imported.warnings[0])));
+        return true;
+    } catch (const std::exception& e) {
+        fail(
+            tr("Cannot import this host"),
+            tr("Could not import the machine from %1. %2\n%3").arg(sysfs_root, keep, QString::fromStdString(e.what())));
+        return false;
+    }
 }
 
 void MainWindow::copyWakesimCommand()

@@ -77,6 +77,12 @@ public:
     // A machine by itself (a shipped name, a file, synthetic:...): the
     // current scenario with that machine.
     bool loadMachine(const QString& spec);
+    // Imports the machine in front of the user from `sysfs_root`/sys (or a
+    // copied tree), saves it as a machine file in the application's data
+    // folder, so that wakesim can run the same scenario, and loads it. False
+    // when it cannot: the error handler was told why, the scenario stays.
+    bool importHostMachine(const QString& sysfs_root = QStringLiteral("/"));
+    QString importedMachinePath() const { return imported_machine_path_; }
 
     bool hasMachine() const;
     const Machine& machine() const;  // only when hasMachine()
@@ -175,6 +181,7 @@ private:
     void fail(const QString& title, const QString& message);
 
     std::unique_ptr<Loaded> loaded_;
+    QString imported_machine_path_;
     ErrorHandler on_error_;
     SimSession* session_ = nullptr;
     ComparisonJob* comparison_job_ = nullptr;

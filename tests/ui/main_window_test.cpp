@@ -91,6 +91,26 @@ private slots:
         QCOMPARE(combo->currentText(), QStringLiteral("teaching-8"));
     }
 
+    void importsAHostTreeAsAMachineFileWakesimCanRead()
+    {
+        const QString root = QStringLiteral(WB_TEST_DATA "/sysfs/x86-2s-smt");
+        QVERIFY(window_->importHostMachine(root));
+        QCOMPARE(window_->machine().nr_cpus(), 32);
+        QCOMPARE(window_->machineSpec(), window_->importedMachinePath());
+        QVERIFY(window_->importedMachinePath().endsWith(QStringLiteral("/machines/imported-xeon-2s.json")));
+        QVERIFY(QFile::exists(window_->importedMachinePath()));
+        QVERIFY(errors_.isEmpty());
+    }
+
+    void aTreeThatIsNotSysfsKeepsTheMachine()
+    {
+        QVERIFY(!window_->importHostMachine(QStringLiteral(WB_TEST_DATA "/no-such-tree")));
+        QCOMPARE(window_->machine().nr_cpus(), 8);
+        QCOMPARE(errors_.size(), 1);
+        QVERIFY(errors_[0].startsWith(QStringLiteral("Cannot import this host: ")));
+        QVERIFY(errors_[0].contains(QStringLiteral("Still showing teaching-8.")));
+    }
+
     void oneGridPerPolicyFramedInItsColour()
     {
         QCOMPARE(window_->gridCount(), 2);

@@ -88,9 +88,15 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
     open_machine->setText(QStringLiteral("…"));
     open_machine->setToolTip(tr("Open a machine file"));
     connect(open_machine, &QToolButton::clicked, this, &ScenarioPanel::openMachineFileRequested);
+    auto* import_host = new QToolButton(this);
+    import_host->setObjectName(QStringLiteral("scenarioImportHost"));
+    import_host->setText(tr("host"));
+    import_host->setToolTip(tr("Import this machine's topology from /sys (costs stay at their defaults)"));
+    connect(import_host, &QToolButton::clicked, this, &ScenarioPanel::importHostRequested);
     auto* machine_row = new QHBoxLayout;
     machine_row->addWidget(machine_, 1);
     machine_row->addWidget(open_machine);
+    machine_row->addWidget(import_host);
     form->addRow(tr("Machine"), machine_row);
 
     case_ = new QComboBox(this);

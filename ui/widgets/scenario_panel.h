@@ -49,6 +49,7 @@ signals:
     void caseChosen(int index);
     void copyCommandRequested();
     void openMachineFileRequested();
+    void importHostRequested();
 
 private:
     void buildWorkloadForm(const QString& name);
