@@ -3,7 +3,8 @@
 // FutureEvents: the run loop's future-event list. Two kinds of events:
 //
 // - one-off events (wakeup IPIs, reschedules, timers), pushed once and fired
-//   once, in a small binary heap;
+//   once, in two small binary heaps: one for those due soon, one for those
+//   due later;
 // - timers: re-armable slots (each CPU's segment end and tick), at most one
 //   pending per slot, in an indexed heap over the slots. Re-arming or
 //   cancelling a slot moves its pending event in place instead of leaving a
@@ -25,6 +26,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "engine/event_queue.h"
@@ -53,8 +55,10 @@ public:
 
     void push(const Event& e)
     {
-        once_.push_back(Once{{e.at.ns(), next_seq_++}, e.arg, e.kind, e.target});
-        std::push_heap(once_.begin(), once_.end(), OnceLater{});
+        const Once o{{e.at.ns(), next_seq_++}, e.arg, e.kind, e.target};
+        std::vector<Once>& heap = o.key.at - clock_ < kNearNs ? once_ : later_;
+        heap.push_back(o);
+        std::push_heap(heap.begin(), heap.end(), OnceLater{});
     }
 
     // Schedules slot `timer` at `at`; a pending event of the slot is cancelled.
@@ -93,7 +97,7 @@ public:
     bool armed(int timer) const { return slots_[static_cast<std::size_t>(timer)].pos >= 0; }
 
     // No live event left (ghosts do not count).
-    bool empty() const { return once_.empty() && timer_heap_.empty(); }
+    bool empty() const { return once_.empty() && later_.empty() && timer_heap_.empty(); }
 
     // The earliest live event's time; requires !empty().
     Time next_at() const { return Time::ns(earliest().at); }
@@ -104,7 +108,10 @@ public:
         assert(!empty());
         Event e;
         Key key;
-        if (!timer_heap_.empty() && (once_.empty() || timer_heap_.front().key < once_.front().key)) {
+        std::vector<Once>* heap = once_.empty() ? &later_ : &once_;
+        if (!later_.empty() && later_.front().key < heap->front().key)
+            heap = &later_;
+        if (!timer_heap_.empty() && (heap->empty() || timer_heap_.front().key < heap->front().key)) {
             const Timer t = timer_heap_.front();
             const Slot& s = slot(t.slot);
             key = t.key;
@@ -112,16 +119,17 @@ public:
             e.target = s.target;
             remove_timer_at(0);
         } else {
-            std::pop_heap(once_.begin(), once_.end(), OnceLater{});
-            const Once& o = once_.back();
+            std::pop_heap(heap->begin(), heap->end(), OnceLater{});
+            const Once& o = heap->back();
             key = o.key;
             e.kind = o.kind;
             e.target = o.target;
             e.arg = o.arg;
-            once_.pop_back();
+            heap->pop_back();
         }
         e.at = Time::ns(key.at);
         e.seq = key.seq;
+        clock_ = key.at;
         if (ghosts_.size() >= sweep_at_) {
             surfaced_ += count_ghosts([key](Key g) { return g < key; });
             sweep_at_ = std::max<std::size_t>(kMinSweep, 2 * ghosts_.size());
@@ -174,6 +182,13 @@ private:
         int target = 0;
     };
     static constexpr std::size_t kMinSweep = 4096;
+    // One-off events due within this of the last popped one go to once_,
+    // later ones to later_. Far-off timers (OS noise's, one per CPU, a
+    // fraction of a second ahead) then stay out of the way of the IPIs
+    // and reschedules that come and go every few microseconds: their heap
+    // stays a few entries deep. Either heap may hold any event; which one
+    // only affects speed, never the order (pop() takes the earlier front).
+    static constexpr std::int64_t kNearNs = 1'000'000;
 
     Slot& slot(int timer) { return slots_[static_cast<std::size_t>(timer)]; }
     const Slot& slot(int timer) const { return slots_[static_cast<std::size_t>(timer)]; }
@@ -181,11 +196,14 @@ private:
     Key earliest() const
     {
         assert(!empty());
-        if (timer_heap_.empty())
-            return once_.front().key;
-        if (once_.empty())
-            return timer_heap_.front().key;
-        return std::min(timer_heap_.front().key, once_.front().key);
+        Key k{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::uint64_t>::max()};
+        if (!timer_heap_.empty())
+            k = timer_heap_.front().key;
+        if (!once_.empty())
+            k = std::min(k, once_.front().key);
+        if (!later_.empty())
+            k = std::min(k, later_.front().key);
+        return k;
     }
 
     void place(std::size_t pos, const Timer& t)
@@ -253,6 +271,8 @@ private:
     }
 
     std::vector<Once> once_;
+    std::vector<Once> later_;
+    std::int64_t clock_ = 0;  // time of the last popped event
     std::vector<Timer> timer_heap_;
     std::vector<Slot> slots_;
     std::vector<Key> ghosts_;
