@@ -12,7 +12,11 @@ std::optional<std::int64_t> menu_typical_interval(const std::array<std::int64_t,
     std::array<std::int64_t, kIdleIntervals> us{};
     for (int i = 0; i < kIdleIntervals; ++i)
         us[static_cast<std::size_t>(i)] = intervals_ns[static_cast<std::size_t>(i)] / 1000;
+    return menu_typical_interval_us(us);
+}
 
+std::optional<std::int64_t> menu_typical_interval_us(const std::array<std::int64_t, kIdleIntervals>& us)
+{
     std::int64_t thresh = std::numeric_limits<std::int64_t>::max();
     for (;;) {
         std::int64_t sum = 0;

@@ -533,18 +533,11 @@ void Simulator::go_idle(CpuId cpu)
 // residency it covers.
 void Simulator::pick_idle_state(CpuId cpu)
 {
-    const CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Rq& rq = s_.rq(cpu);
-    std::int64_t predicted = 0;
-    if (const auto typical = menu_typical_interval(c.idle_history)) {
-        predicted = *typical;
-    } else {
-        // No pattern: menu then goes by the next timer, which on an idle
-        // nohz CPU is far; the mean of the history stands in for it.
-        for (std::int64_t d : c.idle_history)
-            predicted += d;
-        predicted /= static_cast<std::int64_t>(c.idle_history.size());
-    }
+    // Without a pattern menu goes by the next timer, which on an idle nohz
+    // CPU is far; the mean of the history stands in for it.
+    const std::int64_t predicted = c.idle_history.predicted_ns();
     rq.idle_state = -1;
     for (std::size_t i = 0; i < machine_.idle_states.size(); ++i)
         if (i == 0 || static_cast<double>(predicted) >= machine_.idle_states[i].target_residency_ns)
@@ -558,8 +551,7 @@ void Simulator::reenter_idle(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     const std::int64_t d = std::max<std::int64_t>(0, (s_.now - c.gov_since - idle_exit_latency(cpu)).ns());
-    c.idle_history[static_cast<std::size_t>(c.idle_history_next)] = d;
-    c.idle_history_next = (c.idle_history_next + 1) % static_cast<int>(c.idle_history.size());
+    c.idle_history.add(d);
     c.gov_since = s_.now;
     pick_idle_state(cpu);
 }
@@ -613,8 +605,7 @@ void Simulator::leave_idle(CpuId cpu)
     rq.avg_idle = std::min(rq.avg_idle, 2 * rq.max_idle_balance_cost);
     // The governor counts from its last pick, which a nohz kick may have renewed.
     const std::int64_t since_pick = std::max<std::int64_t>(0, (s_.now - c.gov_since - exit).ns());
-    c.idle_history[static_cast<std::size_t>(c.idle_history_next)] = since_pick;
-    c.idle_history_next = (c.idle_history_next + 1) % static_cast<int>(c.idle_history.size());
+    c.idle_history.add(since_pick);
     rq.idle_stamp = Time();
     rq.idle_state = -1;
 }

@@ -125,8 +125,7 @@ private:
         Time gov_since;                // when the current idle state was entered
         // The cpuidle governor's memory: the last idle periods, as the
         // menu governor's typical-interval detection keeps them.
-        std::array<std::int64_t, kIdleIntervals> idle_history{};
-        int idle_history_next = 0;
+        IdleHistory idle_history;
     };
 
     // What a task is doing beyond its sched entity.
