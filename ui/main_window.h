@@ -8,6 +8,11 @@
 // status bar with simulated time, events per second, progress and the
 // first divergence. Every panel is a dock. A scenario that fails to load is
 // reported and the one shown stays.
+//
+// Its definitions are split by concern: main_window.cpp (building the
+// window, selection, presentation, export), main_window_scenarios.cpp
+// (scenarios and machines) and main_window_run.cpp (run controls and what
+// the worker sends back).
 #pragma once
 
 #include <QMainWindow>

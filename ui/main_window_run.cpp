@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// MainWindow: the run controls and what the worker sends back (frames,
+// stepped records, state changes), drawn into grids, diagram and charts.
+#include "main_window.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QMenu>
+#include <QStringList>
+#include <QThread>
+#include <algorithm>
+
+#include "charts/charts_panel.h"
+#include "charts/headline_chart.h"
+#include "charts/latency_cdf_chart.h"
+#include "charts/placement_chart.h"
+#include "charts/throughput_chart.h"
+#include "decision/decision_diagram.h"
+#include "decision/palette.h"
+#include "decision/recent_wakeups.h"
+#include "main_window_loaded.h"
+#include "metrics/comparison.h"
+#include "metrics/run_summary.h"
+#include "policies/registry.h"
+#include "sim/comparison_job.h"
+#include "sim/run_progress.h"
+#include "sim/sim_session.h"
+#include "topology/machine.h"
+#include "views/topology_scene.h"
+#include "views/topology_view.h"
+#include "widgets/policy_grid.h"
+#include "window_text.h"
+#include "workload/workload_spec.h"
+
+namespace wb {
+
+namespace {
+
+constexpr qint64 kChartIntervalMs = 200;
+
+}  // namespace
+
+// --- the run ------------------------------------------------------------------
+
+void MainWindow::runSimulation()
+{
+    session_->run();
+}
+
+void MainWindow::pauseSimulation()
+{
+    session_->pause();
+}
+
+void MainWindow::toggleRun()
+{
+    const SimState s = session_->state();
+    if (s == SimState::Running || s == SimState::Seeking)
+        pauseSimulation();
+    else
+        runSimulation();
+}
+
+void MainWindow::stepWakeup()
+{
+    session_->step();
+}
+
+void MainWindow::nextDivergence()
+{
+    message_status_->setText(tr("looking for the next divergence…"));
+    session_->nextDivergence();
+}
+
+void MainWindow::restartSimulation()
+{
+    if (!loaded_)
+        return;
+    recent_->clear();
+    diagram_->clear();
+    charts_->clear();
+    recent_seen_.assign(recent_seen_.size(), 0);
+    last_ops_.assign(last_ops_.size(), 0);
+    last_time_.assign(last_time_.size(), Time());
+    divergence_status_->clear();
+    session_->restart();
+}
+
+void MainWindow::setSpeed(double simulated_per_wall_second)
+{
+    speed_ = simulated_per_wall_second;
+    session_->setSpeed(speed_);
+    if (speed_label_)
+        updateSpeedLabel();
+}
+
+void MainWindow::runTo(Time until)
+{
+    session_->runTo(until);
+}
+
+void MainWindow::addBreakpoint(const Breakpoint& bp)
+{
+    if (std::find(breakpoints_.begin(), breakpoints_.end(), bp) == breakpoints_.end())
+        breakpoints_.push_back(bp);
+    pushBreakpoints();
+    message_status_->setText(tr("breakpoint: %1").arg(QString::fromStdString(bp.describe())));
+}
+
+void MainWindow::clearBreakpoints()
+{
+    breakpoints_.clear();
+    pushBreakpoints();
+}
+
+void MainWindow::setBreakOnDivergence(bool on)
+{
+    break_on_divergence_ = on;
+    if (break_divergence_ && break_divergence_->isChecked() != on)
+        break_divergence_->setChecked(on);
+    pushBreakpoints();
+}
+
+void MainWindow::pushBreakpoints()
+{
+    session_->setBreakpoints(breakpoints_, break_on_divergence_);
+    if (!active_breaks_)
+        return;
+    active_breaks_->clear();
+    for (const Breakpoint& bp : breakpoints_)
+        active_breaks_->addAction(QString::fromStdString(bp.describe()));
+    active_breaks_->setEnabled(!breakpoints_.empty());
+}
+
+void MainWindow::startComparison()
+{
+    if (!loaded_)
+        return;
+    message_status_->setText(tr("comparison starting…"));
+    const int jobs = std::max(1, QThread::idealThreadCount() - 1);
+    comparison_job_->start(loaded_->setup.machine, loaded_->scenario, jobs);
+}
+
+// --- what the worker sends ------------------------------------------------------
+
+void MainWindow::onFrame(const SimFrame& frame)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const bool moving = frame.state == SimState::Running || frame.state == SimState::Seeking;
+    const std::size_t n = std::min(frame.runs.size(), grids_.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        TopologyScene* scene = grids_[i]->view()->topologyScene();
+        scene->applySnapshot(frame.runs[i].cpus);
+        grids_[i]->showFigures(frame.runs[i]);
+        if (i >= frame.recent.size())
+            continue;
+        const std::vector<DecisionRecord>& recs = frame.recent[i];
+        // While running, the grid shows the latest wakeup; when paused it
+        // keeps the one stepped to.
+        if (moving && !recs.empty())
+            scene->showDecision(&recs.back());
+        std::vector<DecisionRecord> fresh;
+        for (const DecisionRecord& r : recs)
+            if (r.seq >= recent_seen_[i])
+                fresh.push_back(r);
+        if (!fresh.empty()) {
+            recent_seen_[i] = fresh.back().seq + 1;
+            recent_->addRecords(static_cast<int>(i), fresh);
+        }
+    }
+    if (frame.first_divergence && divergence_status_->text().isEmpty()) {
+        const Divergence& d = *frame.first_divergence;
+        recent_->markDivergence(d.wakeup);
+        divergence_status_->setText(tr("first divergence @ wakeup #%1 (%2)")
+                                        .arg(d.wakeup)
+                                        .arg(duration_text(d.records.empty() ? Time() : d.records.front().time)));
+    }
+    if (!frame.runs.empty()) {
+        Time now = Time::max();
+        for (const RunSnapshot& r : frame.runs)
+            now = std::min(now, r.now);
+        time_status_->setText(tr("simulated %1").arg(duration_text(now)));
+        if (moving)
+            rate_status_->setText(events_text(frame.events_per_second));
+        else
+            rate_status_->setText(frame.state == SimState::Finished ? tr("finished") : tr("paused"));
+        const double p = loaded_ ? progress_of(loaded_->setup.base.workload, frame.runs.front()) : -1;
+        progress_status_->setText(p >= 0 ? tr("%1% done").arg(p * 100, 0, 'f', 1)
+                                         : tr("%1 ops").arg(frame.runs.front().ops, 0, 'f', 0));
+    }
+    const qint64 now_ms = QDateTime::currentMSecsSinceEpoch();
+    const bool full = !moving || now_ms - last_chart_ms_ >= kChartIntervalMs;
+    if (full)
+        last_chart_ms_ = now_ms;
+    updateChartsFromFrame(frame, full);
+    const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    ++frame_stats_.frames;
+    frame_stats_.total_ms += ms;
+    frame_stats_.max_ms = std::max(frame_stats_.max_ms, ms);
+    emit frameShown(frame.serial);
+}
+
+// The throughput line takes every frame's point; the distributions and the
+// headline, which redraw whole, only a few times a second.
+void MainWindow::updateChartsFromFrame(const SimFrame& frame, bool full)
+{
+    const std::size_t n = std::min(frame.runs.size(), last_ops_.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const RunSnapshot& r = frame.runs[i];
+        const int policy = static_cast<int>(i);
+        // A rate over a sliver of time (a step, the last wakeup before a
+        // pause) is mostly noise: a point needs at least 1/500 of the run
+        // so far, or 100 us, unless the run just ended.
+        const Time window = std::max(Time::us(100), Time::ns(r.now.ns() / 500));
+        if (r.now > last_time_[i] && (r.now - last_time_[i] >= window || r.finished)) {
+            // The rate is the mean over the window: drawn flat across it,
+            // so that even a single frame (a headless --at) shows a line.
+            const double rate = (r.ops - last_ops_[i]) / (r.now - last_time_[i]).to_seconds();
+            charts_->throughput()->addSample(policy, last_time_[i].to_seconds(), rate);
+            charts_->throughput()->addSample(policy, r.now.to_seconds(), rate);
+            last_ops_[i] = r.ops;
+            last_time_[i] = r.now;
+        }
+        if (!full)
+            continue;
+        charts_->latency()->setDistribution(policy, r.metrics.wakeup_latency);
+        if (!comparison_)
+            charts_->placement()->setPlacement(policy, placement_fractions(r.metrics.placement_from_waker));
+    }
+    // Until the full comparison has run, the headline chart shows the one
+    // seed on screen, as a comparison of one run.
+    if (!full || comparison_ || !loaded_ || frame.runs.empty())
+        return;
+    Comparison live;
+    live.cases = {loaded_->setup.case_label};
+    live.workloads = {loaded_->setup.base.workload};
+    live.runs = 1;
+    for (const RunSnapshot& r : frame.runs) {
+        live.policies.push_back(r.policy);
+        ComparisonCell cell;
+        cell.policy = r.policy;
+        cell.case_label = loaded_->setup.case_label;
+        cell.metric = r.headline.name;
+        cell.unit = r.headline.unit;
+        cell.lower_is_better = r.headline.lower_is_better;
+        cell.values = {r.headline.value};
+        cell.unfinished = r.finished ? 0 : 1;
+        cell.placement = placement_fractions(r.metrics.placement_from_waker);
+        live.cells.push_back(std::move(cell));
+    }
+    finish_comparison(live);
+    charts_->headline()->setComparison(live);
+}
+
+void MainWindow::onStepped(const StepRecords& records)
+{
+    for (std::size_t i = 0; i < records.records.size() && i < grids_.size(); ++i) {
+        const auto& rec = records.records[i];
+        grids_[i]->view()->topologyScene()->showDecision(rec ? &*rec : nullptr);
+        if (rec && rec->seq >= recent_seen_[i]) {
+            recent_->addRecord(static_cast<int>(i), *rec);
+            recent_seen_[i] = rec->seq + 1;
+        }
+    }
+    int shown = std::clamp(diagram_policy_, 0, static_cast<int>(records.records.size()) - 1);
+    if (shown >= 0 && !records.records[static_cast<std::size_t>(shown)])
+        for (std::size_t i = 0; i < records.records.size(); ++i)
+            if (records.records[i])
+                shown = static_cast<int>(i);
+    if (shown >= 0 && records.records[static_cast<std::size_t>(shown)])
+        showRecordInDiagram(shown, *records.records[static_cast<std::size_t>(shown)]);
+    if (records.diverged && !records.records.empty() && records.records.front()) {
+        QStringList chosen;
+        for (std::size_t i = 0; i < records.records.size(); ++i)
+            if (records.records[i])
+                chosen << tr("%1 → CPU %2").arg(grids_[i]->policy()).arg(records.records[i]->chosen);
+        message_status_->setText(
+            tr("wakeup #%1 differs: %2").arg(records.records.front()->seq).arg(chosen.join(QStringLiteral(", "))));
+    }
+}
+
+void MainWindow::showRecordInDiagram(int policy, const DecisionRecord& rec)
+{
+    diagram_->showRecord(rec, palette::policy_colour(policy));
+}
+
+void MainWindow::onStateChanged(SimState state)
+{
+    const bool moving = state == SimState::Running || state == SimState::Seeking;
+    run_->setEnabled(!moving && state != SimState::Finished && state != SimState::Empty);
+    pause_->setEnabled(moving);
+    step_->setEnabled(state == SimState::Paused);
+    divergence_->setEnabled(state == SimState::Paused && gridCount() > 1);
+    // Animating every record while running would only flicker.
+    diagram_->setAnimationInterval(moving ? 0 : 350);
+}
+
+void MainWindow::onStopped(const QString& why)
+{
+    message_status_->setText(why);
+}
+
+}  // namespace wb

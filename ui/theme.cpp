@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "theme.h"
+
+namespace wb {
+
+QPalette dark_palette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x30, 0x36), base(0x1f, 0x23, 0x28), text(0xe6, 0xe9, 0xec);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::Highlight, QColor(0x00, 0x72, 0xb2));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x93, 0x9c));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x6b, 0x73, 0x7b));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x6b, 0x73, 0x7b));
+    return p;
+}
+
+}  // namespace wb
