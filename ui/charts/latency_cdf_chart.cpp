@@ -4,7 +4,6 @@
 #include <QChart>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QPen>
 #include <QValueAxis>
 #include <algorithm>
 #include <array>
@@ -12,7 +11,7 @@
 #include <limits>
 
 #include "charts/axis_range.h"
-#include "decision/palette.h"
+#include "charts/policy_lines.h"
 #include "metrics/histogram.h"
 
 namespace wb {
@@ -96,23 +95,7 @@ QList<QPointF> LatencyCdfChart::cdf_points(const Histogram& h)
 
 void LatencyCdfChart::setPolicies(const QStringList& names, const QList<QColor>& colours)
 {
-    QChart* c = chart();
-    for (QLineSeries* s : series_) {
-        c->removeSeries(s);
-        delete s;
-    }
-    series_.clear();
-    for (int i = 0; i < names.size(); ++i) {
-        auto* s = new QLineSeries;
-        s->setName(names[i]);
-        QPen pen(i < colours.size() ? colours[i] : palette::policy_colour(i));
-        pen.setWidthF(2);
-        s->setPen(pen);
-        c->addSeries(s);
-        s->attachAxis(latencyAxis());
-        s->attachAxis(y_);
-        series_.push_back(s);
-    }
+    reset_policy_lines(chart(), series_, names, colours, latencyAxis(), y_);
     rescale();
 }
 

@@ -3,11 +3,10 @@
 
 #include <QChart>
 #include <QLineSeries>
-#include <QPen>
 #include <QValueAxis>
 
 #include "charts/axis_range.h"
-#include "decision/palette.h"
+#include "charts/policy_lines.h"
 
 namespace wb {
 
@@ -49,23 +48,7 @@ void ThroughputChart::resetAxes()
 
 void ThroughputChart::setPolicies(const QStringList& names, const QList<QColor>& colours)
 {
-    QChart* c = chart();
-    for (QLineSeries* s : series_) {
-        c->removeSeries(s);
-        delete s;
-    }
-    series_.clear();
-    for (int i = 0; i < names.size(); ++i) {
-        auto* s = new QLineSeries;
-        s->setName(names[i]);
-        QPen pen(i < colours.size() ? colours[i] : palette::policy_colour(i));
-        pen.setWidthF(2);
-        s->setPen(pen);
-        c->addSeries(s);
-        s->attachAxis(x_);
-        s->attachAxis(y_);
-        series_.push_back(s);
-    }
+    reset_policy_lines(chart(), series_, names, colours, x_, y_);
     resetAxes();
 }
 
