@@ -91,7 +91,9 @@ private slots:
         QSignalSpy stopped(&session, &SimSession::stopped);
         session.load(setup_of("teaching-8", "pipe:loops=20000", {"baseline"}));
         QVERIFY(wait_count(frames, 1));
-        session.setSpeed(0);
+        // Throttled at first (1 ms of simulated time per second), so that a
+        // fast build cannot finish before the test sees it running.
+        session.setSpeed(1e-3);
         session.run();
         QTRY_COMPARE_WITH_TIMEOUT(session.state(), SimState::Running, 10000);
         session.pause();
@@ -100,6 +102,7 @@ private slots:
         const Time paused_at = session.lastFrame().runs[0].now;
         QTest::qWait(150);
         QCOMPARE(session.lastFrame().runs[0].now, paused_at);  // paused means paused
+        session.setSpeed(0);
         session.run();
         QVERIFY(stopped.wait(120000) || stopped.count() > 0);
         QTRY_COMPARE_WITH_TIMEOUT(session.state(), SimState::Finished, 120000);
