@@ -97,17 +97,9 @@ std::uint64_t decay_load(std::uint64_t value, std::uint64_t periods)
     return mul_u64_u32_shr(value, kRunnableAvgYNInv[n], 32);
 }
 
-bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
-                      double scale)
+bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long load, unsigned long runnable, int running,
+                            double scale)
 {
-    if (now < sa.last_update_time) {
-        // Time never goes backwards in the simulator; resync rather than wrap.
-        sa.last_update_time = now;
-        return false;
-    }
-    std::uint64_t delta = (now - sa.last_update_time) >> 10;  // 1024 ns is PELT's "microsecond"
-    if (!delta)
-        return false;
     sa.last_update_time += delta << 10;
 
     // Running and runnable are subsets of "has load": an entity dequeued but

@@ -33,8 +33,30 @@ struct SchedAvg {
 // is capacity x speed / 1024, so a small or slow CPU accrues utilisation
 // more slowly (frequency and capacity invariance). Returns whether a period
 // boundary was crossed (the averages changed).
-bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
-                      double scale = 1.0);
+inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
+                             double scale = 1.0);
+
+// update_sched_avg() once at least one 1024-ns unit has passed: `delta`
+// units, `now` past the last update. The rest of update_sched_avg() is its
+// first tests, inline: a task and its runqueue are brought to the same
+// `now` one after the other, and the second of two updates in one event
+// stops there.
+bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long load, unsigned long runnable, int running,
+                            double scale);
+
+inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
+                             double scale)
+{
+    if (now < sa.last_update_time) {
+        // Time never goes backwards in the simulator; resync rather than wrap.
+        sa.last_update_time = now;
+        return false;
+    }
+    const std::uint64_t delta = (now - sa.last_update_time) >> 10;  // 1024 ns is PELT's "microsecond"
+    if (!delta)
+        return false;
+    return update_sched_avg_delta(sa, delta, load, runnable, running, scale);
+}
 
 // y^n for n periods, y = 2^(-1/32), in the kernel's 32-bit fixed point.
 std::uint64_t decay_load(std::uint64_t value, std::uint64_t periods);
