@@ -202,8 +202,8 @@ bool Simulator::run_until(Time until)
         workload_->setup(*this);
     }
     const Time stop = std::min(until, opt_.time_limit);
-    while (!finished_ && !events_.empty() && events_.next_at() <= stop) {
-        const Event e = events_.pop();
+    Event e;
+    while (!finished_ && events_.pop_due(stop, e)) {
         assert(e.at >= s_.now && "time never goes backwards");
         s_.now = e.at;
         ++metrics_.events;
