@@ -107,7 +107,7 @@ public:
     {
         assert(!empty());
         Event e;
-        pop_due(Time::ns(std::numeric_limits<std::int64_t>::max()), e);
+        pop_due(Time::max(), e);
         return e;
     }
 
