@@ -47,8 +47,9 @@ public:
     void set_timer_slots(std::size_t n)
     {
         slots_.assign(n, Slot{});
-        timer_heap_.clear();
-        timer_heap_.reserve(n);
+        // At most one entry per slot: the heap never grows past n.
+        timer_heap_.assign(n, Timer{});
+        timers_ = 0;
     }
 
     std::uint64_t scheduled() const { return next_seq_; }
@@ -69,8 +70,7 @@ public:
         s.kind = kind;
         s.target = target;
         if (s.pos < 0) {
-            timer_heap_.emplace_back();
-            sift_up(timer_heap_.size() - 1, {key, timer});
+            sift_up(timers_++, {key, timer});
             return;
         }
         const auto pos = static_cast<std::size_t>(s.pos);
@@ -97,7 +97,7 @@ public:
     bool armed(int timer) const { return slots_[static_cast<std::size_t>(timer)].pos >= 0; }
 
     // No live event left (ghosts do not count).
-    bool empty() const { return once_.empty() && later_.empty() && timer_heap_.empty(); }
+    bool empty() const { return once_.empty() && later_.empty() && timers_ == 0; }
 
     // The earliest live event's time; requires !empty().
     Time next_at() const { return Time::ns(earliest().at); }
@@ -107,34 +107,50 @@ public:
     {
         assert(!empty());
         Event e;
-        Key key;
-        std::vector<Once>* heap = once_.empty() ? &later_ : &once_;
+        pop_due(Time::max(), e);
+        return e;
+    }
+
+    // Removes the earliest live event into `e` if there is one due by
+    // `until`; false otherwise. The run loop's one look at the fronts per
+    // event, where empty(), next_at() and pop() would take three.
+    bool pop_due(Time until, Event& e)
+    {
+        const std::vector<Once>* heap = once_.empty() ? &later_ : &once_;
         if (!later_.empty() && later_.front().key < heap->front().key)
             heap = &later_;
-        if (!timer_heap_.empty() && (heap->empty() || timer_heap_.front().key < heap->front().key)) {
+        Key key;
+        if (timers_ > 0 && (heap->empty() || timer_heap_.front().key < heap->front().key)) {
             const Timer t = timer_heap_.front();
+            if (t.key.at > until.ns())
+                return false;
             const Slot& s = slot(t.slot);
             key = t.key;
             e.kind = s.kind;
             e.target = s.target;
+            e.arg = 0;
             remove_timer_at(0);
         } else {
-            std::pop_heap(heap->begin(), heap->end(), OnceLater{});
-            const Once& o = heap->back();
+            if (heap->empty() || heap->front().key.at > until.ns())
+                return false;
+            std::vector<Once>& h = heap == &once_ ? once_ : later_;
+            std::pop_heap(h.begin(), h.end(), OnceLater{});
+            const Once& o = h.back();
             key = o.key;
             e.kind = o.kind;
             e.target = o.target;
             e.arg = o.arg;
-            heap->pop_back();
+            h.pop_back();
         }
         e.at = Time::ns(key.at);
         e.seq = key.seq;
+        e.generation = 0;
         clock_ = key.at;
         if (ghosts_.size() >= sweep_at_) {
             surfaced_ += count_ghosts([key](Key g) { return g < key; });
             sweep_at_ = std::max<std::size_t>(kMinSweep, 2 * ghosts_.size());
         }
-        return e;
+        return true;
     }
 
     // Ghosts the run has passed: those before the event (at, seq), or all
@@ -197,7 +213,7 @@ private:
     {
         assert(!empty());
         Key k{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::uint64_t>::max()};
-        if (!timer_heap_.empty())
+        if (timers_ > 0)
             k = timer_heap_.front().key;
         if (!once_.empty())
             k = std::min(k, once_.front().key);
@@ -226,7 +242,7 @@ private:
     }
     void sift_down(std::size_t pos, Timer t)
     {
-        const std::size_t n = timer_heap_.size();
+        const std::size_t n = timers_;
         for (;;) {
             std::size_t child = 2 * pos + 1;
             if (child >= n)
@@ -244,9 +260,8 @@ private:
     {
         const Key removed = timer_heap_[pos].key;
         slot(timer_heap_[pos].slot).pos = -1;
-        const Timer last = timer_heap_.back();
-        timer_heap_.pop_back();
-        if (pos == timer_heap_.size())
+        const Timer last = timer_heap_[--timers_];
+        if (pos == timers_)
             return;
         if (last.key < removed)
             sift_up(pos, last);
@@ -272,8 +287,9 @@ private:
 
     std::vector<Once> once_;
     std::vector<Once> later_;
-    std::int64_t clock_ = 0;  // time of the last popped event
-    std::vector<Timer> timer_heap_;
+    std::int64_t clock_ = 0;         // time of the last popped event
+    std::vector<Timer> timer_heap_;  // the first timers_ entries, sized for every slot once
+    std::size_t timers_ = 0;
     std::vector<Slot> slots_;
     std::vector<Key> ghosts_;
     std::size_t sweep_at_ = kMinSweep;

@@ -38,6 +38,7 @@
 
 namespace wb {
 
+class OsNoise;
 class PlacementPolicy;
 
 struct SimOptions {
@@ -192,6 +193,7 @@ private:
     LbOutcome newidle_out_;
     Workload* user_workload_;             // the workload as given (initialised before workload_ wraps it)
     std::unique_ptr<Workload> workload_;  // it, or OsNoise around it
+    OsNoise* noise_ = nullptr;            // workload_ when it is OsNoise: steps and done() skip the wrapper
     SimOptions opt_;
     Rng rng_;
     FutureEvents events_;

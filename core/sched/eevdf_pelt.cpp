@@ -31,6 +31,14 @@ std::uint64_t pelt_now(const SchedState& s)
 
 // --- PELT around the queue ---------------------------------------------------
 
+// update_cfs_rq_load_avg() for a caller that has the clock and the CPU's
+// scale at hand (update_load_avg() has, for the task).
+void update_cfs_avg(CfsRq& cfs, std::uint64_t now, double scale)
+{
+    update_sched_avg(cfs.avg, now, static_cast<unsigned long>(cfs.load_weight), cfs.h_nr_runnable,
+                     cfs.curr != kNoTask ? 1 : 0, scale);
+}
+
 // sub_positive(): rounding must never take an average below zero.
 template <typename T>
 void sub_positive(T& value, std::uint64_t sub)
@@ -146,7 +154,7 @@ void update_load_avg(SchedState& s, CpuId cpu, TaskId id, unsigned flags)
         if (changed && s.feats(Feat::UTIL_EST))
             se.util_avg_unchanged = false;
     }
-    update_cfs_rq_load_avg(s, cpu);
+    update_cfs_avg(cfs, now, scale);
 
     if (!se.avg.last_update_time && (flags & DO_ATTACH))
         attach_entity_load_avg(cfs, se);
@@ -259,9 +267,7 @@ void post_init_entity_util_avg(SchedState& s, TaskId pid)
 
 void update_cfs_rq_load_avg(SchedState& s, CpuId cpu)
 {
-    CfsRq& cfs = s.rq(cpu).cfs;
-    update_sched_avg(cfs.avg, pelt_now(s), static_cast<unsigned long>(cfs.load_weight), cfs.h_nr_runnable,
-                     cfs.curr != kNoTask ? 1 : 0, pelt_scale(s, cpu));
+    update_cfs_avg(s.rq(cpu).cfs, pelt_now(s), pelt_scale(s, cpu));
 }
 
 double pelt_scale(const SchedState& s, CpuId cpu)

@@ -29,8 +29,6 @@ constexpr std::array<std::uint32_t, kLoadAvgPeriod> kRunnableAvgYNInv = {
     0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a, 0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
 };
 
-constexpr unsigned kCapacityShift = 10;  // SCHED_CAPACITY_SHIFT
-
 std::uint64_t mul_u64_u32_shr(std::uint64_t a, std::uint32_t mul, unsigned shift)
 {
     __extension__ using u128 = unsigned __int128;
@@ -70,13 +68,11 @@ std::uint64_t accumulate_sum(std::uint64_t delta, SchedAvg& sa, unsigned long lo
     if (load)
         sa.load_sum += static_cast<std::uint64_t>(load) * contrib;
     if (runnable)
-        sa.runnable_sum += (static_cast<std::uint64_t>(runnable) * contrib) << kCapacityShift;
-    if (running) {
-        // Invariance: a CPU of half the capacity (or at half speed) does half
-        // the work in the same time, so it accrues half the utilisation.
-        const auto scaled = scale >= 1.0 ? contrib : static_cast<std::uint32_t>(static_cast<double>(contrib) * scale);
-        sa.util_sum += scaled << kCapacityShift;
-    }
+        sa.runnable_sum += (static_cast<std::uint64_t>(runnable) * contrib) << kPeltCapacityShift;
+    // Invariance: a CPU of half the capacity (or at half speed) does half
+    // the work in the same time, so it accrues half the utilisation.
+    if (running)
+        sa.util_sum += pelt_scaled_contrib(contrib, scale) << kPeltCapacityShift;
     return periods;
 }
 
@@ -97,24 +93,15 @@ std::uint64_t decay_load(std::uint64_t value, std::uint64_t periods)
     return mul_u64_u32_shr(value, kRunnableAvgYNInv[n], 32);
 }
 
-bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
-                      double scale)
+bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long load, unsigned long runnable, int running,
+                            double scale)
 {
-    if (now < sa.last_update_time) {
-        // Time never goes backwards in the simulator; resync rather than wrap.
-        sa.last_update_time = now;
-        return false;
-    }
-    std::uint64_t delta = (now - sa.last_update_time) >> 10;  // 1024 ns is PELT's "microsecond"
-    if (!delta)
-        return false;
     sa.last_update_time += delta << 10;
 
     // Running and runnable are subsets of "has load": an entity dequeued but
     // still rq->curr (on its way out) contributes nothing.
     if (!load)
         runnable = running = 0;
-    scale = std::clamp(scale, 0.0, 1.0);
 
     if (!accumulate_sum(delta, sa, load, runnable, running, scale))
         return false;

@@ -7,6 +7,7 @@
 // util_avg and util_est.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace wb {
@@ -14,6 +15,7 @@ namespace wb {
 inline constexpr int kLoadAvgPeriod = 32;             // periods until a contribution halves
 inline constexpr std::uint32_t kLoadAvgMax = 47742;   // the sum of the full geometric series
 inline constexpr std::uint32_t kPeltPeriodUs = 1024;  // one period, in PELT's 1024-ns "us"
+inline constexpr unsigned kPeltCapacityShift = 10;    // SCHED_CAPACITY_SHIFT: runnable and util sums are x1024
 
 struct SchedAvg {
     std::uint64_t last_update_time = 0;  // ns, in the runqueue's PELT clock
@@ -33,8 +35,53 @@ struct SchedAvg {
 // is capacity x speed / 1024, so a small or slow CPU accrues utilisation
 // more slowly (frequency and capacity invariance). Returns whether a period
 // boundary was crossed (the averages changed).
-bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
-                      double scale = 1.0);
+inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
+                             double scale = 1.0);
+
+// The utilisation a running entity accrues in `contrib` 1024-ns units on a
+// CPU of this scale (capacity x speed / 1024, taken within [0, 1]).
+inline std::uint32_t pelt_scaled_contrib(std::uint32_t contrib, double scale)
+{
+    scale = std::clamp(scale, 0.0, 1.0);
+    return scale >= 1.0 ? contrib : static_cast<std::uint32_t>(static_cast<double>(contrib) * scale);
+}
+
+// update_sched_avg() across a period boundary: `delta` 1024-ns units since
+// the last update, which end past the current period.
+bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long load, unsigned long runnable, int running,
+                            double scale);
+
+// Inline, because most updates stay within the current ~1 ms period (the
+// sums grow, the averages wait), and a task and its runqueue are brought to
+// the same `now` one after the other, the second of two updates in one
+// event stopping at the first test; only a period boundary needs the decay.
+inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
+                             double scale)
+{
+    if (now < sa.last_update_time) {
+        // Time never goes backwards in the simulator; resync rather than wrap.
+        sa.last_update_time = now;
+        return false;
+    }
+    const std::uint64_t delta = (now - sa.last_update_time) >> 10;  // 1024 ns is PELT's "microsecond"
+    if (!delta)
+        return false;
+    if (delta + sa.period_contrib >= kPeltPeriodUs)
+        return update_sched_avg_delta(sa, delta, load, runnable, running, scale);
+    sa.last_update_time += delta << 10;
+    const auto contrib = static_cast<std::uint32_t>(delta);
+    sa.period_contrib += contrib;
+    // Running and runnable are subsets of "has load": an entity dequeued but
+    // still rq->curr (on its way out) contributes nothing.
+    if (!load)
+        return false;
+    sa.load_sum += static_cast<std::uint64_t>(load) * contrib;
+    if (runnable)
+        sa.runnable_sum += (static_cast<std::uint64_t>(runnable) * contrib) << kPeltCapacityShift;
+    if (running)
+        sa.util_sum += pelt_scaled_contrib(contrib, scale) << kPeltCapacityShift;
+    return false;
+}
 
 // y^n for n periods, y = 2^(-1/32), in the kernel's 32-bit fixed point.
 std::uint64_t decay_load(std::uint64_t value, std::uint64_t periods);

@@ -37,6 +37,14 @@ public:
     std::string report(Time elapsed) const override { return inner_->report(elapsed); }
 
     const Workload& inner() const { return *inner_; }
+    // Whether `t` is one of the noise's kworkers (the others are the inner
+    // workload's): the engine asks the inner workload directly for the
+    // rest, saving a virtual call per step.
+    bool owns(TaskId t) const
+    {
+        const auto i = static_cast<std::size_t>(t);
+        return i < kworker_cpu_.size() && kworker_cpu_[i] != kNoCpu;
+    }
 
 private:
     struct Kworker {

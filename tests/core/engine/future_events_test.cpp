@@ -30,6 +30,33 @@ TEST(FutureEvents, SameInstantFiresInScheduleOrderAcrossTimersAndOneOffs)
     EXPECT_EQ(q.scheduled(), 4u);
 }
 
+TEST(FutureEvents, PopDueTakesOnlyWhatIsDueAndCarriesTheEventsFields)
+{
+    FutureEvents q;
+    q.set_timer_slots(2);
+    q.arm(1, Time::ns(20), 5, 1);
+    q.push({Time::ns(10), 0, 6, 3, 0, 42});
+    q.push({Time::ms(50), 0, 7, 0, 0, 0});  // far ahead: the second one-off heap
+    Event e;
+    e.arg = 99;
+    ASSERT_TRUE(q.pop_due(Time::ns(15), e));
+    EXPECT_EQ(e.kind, 6);
+    EXPECT_EQ(e.target, 3);
+    EXPECT_EQ(e.arg, 42);
+    EXPECT_EQ(e.at, Time::ns(10));
+    EXPECT_FALSE(q.pop_due(Time::ns(15), e));  // the timer at 20 is not due yet
+    ASSERT_TRUE(q.pop_due(Time::ns(20), e));
+    EXPECT_EQ(e.kind, 5);
+    EXPECT_EQ(e.target, 1);
+    EXPECT_EQ(e.arg, 0);  // a timer has none, whatever e held
+    EXPECT_FALSE(q.armed(1));
+    EXPECT_FALSE(q.pop_due(Time::ms(49), e));
+    ASSERT_TRUE(q.pop_due(Time::ms(50), e));
+    EXPECT_EQ(e.kind, 7);
+    EXPECT_TRUE(q.empty());
+    EXPECT_FALSE(q.pop_due(Time::s(1), e));
+}
+
 TEST(FutureEvents, RearmingMovesTheTimerAndTakesANewPlaceInTheOrder)
 {
     FutureEvents q;
