@@ -192,7 +192,7 @@ bool Simulator::run()
     return finished_;
 }
 
-bool Simulator::run_until(Time until)
+[[gnu::hot]] bool Simulator::run_until(Time until)
 {
     if (!started_) {
         started_ = true;
@@ -241,7 +241,7 @@ bool Simulator::step_wakeup()
     return wakeup_seq_ != before;
 }
 
-void Simulator::dispatch(const Event& e)
+[[gnu::hot]] void Simulator::dispatch(const Event& e)
 {
     const CpuId cpu = e.target;
     switch (e.kind) {
@@ -295,7 +295,7 @@ double Simulator::effective_speed(CpuId cpu) const
 }
 
 // Credits the running task with the work done since the segment (re)started.
-void Simulator::settle_progress(CpuId cpu)
+[[gnu::hot]] void Simulator::settle_progress(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     const TaskId p = s_.rq(cpu).curr;
@@ -311,7 +311,7 @@ void Simulator::settle_progress(CpuId cpu)
     c.seg_start = s_.now;
 }
 
-void Simulator::start_segment(CpuId cpu)
+[[gnu::hot]] void Simulator::start_segment(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     const TaskId p = s_.rq(cpu).curr;
@@ -332,7 +332,7 @@ void Simulator::retime_segment(CpuId cpu)
     start_segment(cpu);
 }
 
-void Simulator::set_busy(CpuId cpu, bool busy)
+[[gnu::hot]] void Simulator::set_busy(CpuId cpu, bool busy)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     if (c.busy == busy)
@@ -361,7 +361,7 @@ void Simulator::on_segment_end(CpuId cpu)
 }
 
 // Asks the workload what the running task does now, and does it.
-void Simulator::run_next_step(CpuId cpu)
+[[gnu::hot]] void Simulator::run_next_step(CpuId cpu)
 {
     const TaskId p = s_.rq(cpu).curr;
     current_cpu_ = cpu;
@@ -409,7 +409,7 @@ void Simulator::run_next_step(CpuId cpu)
 // ---------------------------------------------------------------------------
 // schedule() and context switches.
 
-void Simulator::schedule(CpuId cpu, bool preempted)
+[[gnu::hot]] void Simulator::schedule(CpuId cpu, bool preempted)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     c.need_resched = false;
@@ -440,7 +440,7 @@ void Simulator::schedule(CpuId cpu, bool preempted)
 
 // The rest of __schedule() once the fair class has picked: with nothing to
 // run, pull before idling (pick_next_task_fair()'s newidle balance).
-void Simulator::finish_schedule(CpuId cpu, TaskId prev, TaskId next, bool preempted)
+[[gnu::hot]] void Simulator::finish_schedule(CpuId cpu, TaskId prev, TaskId next, bool preempted)
 {
     Time balance_cost;
     if (next == kNoTask) {
@@ -460,7 +460,7 @@ void Simulator::finish_schedule(CpuId cpu, TaskId prev, TaskId next, bool preemp
     context_switch(cpu, prev, next);
 }
 
-void Simulator::context_switch(CpuId cpu, TaskId prev, TaskId next)
+[[gnu::hot]] void Simulator::context_switch(CpuId cpu, TaskId prev, TaskId next)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Task& nt = s_.task(next);
@@ -514,7 +514,7 @@ void Simulator::context_switch(CpuId cpu, TaskId prev, TaskId next)
     start_segment(cpu);
 }
 
-void Simulator::go_idle(CpuId cpu)
+[[gnu::hot]] void Simulator::go_idle(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Rq& rq = s_.rq(cpu);
@@ -560,7 +560,7 @@ void Simulator::reenter_idle(CpuId cpu)
     pick_idle_state(cpu);
 }
 
-Time Simulator::idle_exit_latency(CpuId cpu) const
+[[gnu::hot]] Time Simulator::idle_exit_latency(CpuId cpu) const
 {
     const Rq& rq = s_.rq(cpu);
     if (rq.curr != kNoTask || rq.idle_state < 0)
@@ -599,7 +599,7 @@ void Simulator::on_resched(CpuId cpu)
 // The CPU wakes from its idle state: avg_idle and the governor learn how
 // long the period was, counted to the wake-up event, not to the end of the
 // exit latency the state itself added.
-void Simulator::leave_idle(CpuId cpu)
+[[gnu::hot]] void Simulator::leave_idle(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Rq& rq = s_.rq(cpu);
@@ -614,7 +614,7 @@ void Simulator::leave_idle(CpuId cpu)
     rq.idle_state = -1;
 }
 
-void Simulator::arm_tick(CpuId cpu)
+[[gnu::hot]] void Simulator::arm_tick(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     if (c.tick_armed)
@@ -684,7 +684,7 @@ Time Simulator::sched_balance_trigger(CpuId cpu)
 
 // sched_balance_newidle() for a CPU about to idle; *cost is the time the
 // attempt took, spent before a pulled task runs.
-int Simulator::newidle_balance(CpuId cpu, Time* cost)
+[[gnu::hot]] int Simulator::newidle_balance(CpuId cpu, Time* cost)
 {
     // Every idle entry comes here: reuse one outcome, cleared only after an
     // attempt (anything it holds came from one, and cost it).
@@ -838,7 +838,7 @@ void Simulator::close_accounting()
 
 // Accumulates the time some CPU sat idle while another had a task waiting,
 // then refreshes `cpu`'s part of those counts after its runqueue changed.
-void Simulator::note_rq_change(CpuId cpu)
+[[gnu::hot]] void Simulator::note_rq_change(CpuId cpu)
 {
     if (idle_cpus_ > 0 && waiting_cpus_ > 0)
         metrics_.idle_while_waiting += s_.now - last_waiting_change_;
@@ -851,7 +851,7 @@ void Simulator::note_rq_change(CpuId cpu)
 }
 
 // Every enqueue of a wakeup or fork comes through here (ttwu.cpp).
-void Simulator::mark_runnable(TaskId p)
+[[gnu::hot]] void Simulator::mark_runnable(TaskId p)
 {
     task_[static_cast<std::size_t>(p)].runnable_since = s_.now;
     lb_task_enqueued(s_, lb_, p);

@@ -23,7 +23,7 @@ Time cost_time(const Machine& m, Cost c)
 
 }  // namespace
 
-void Simulator::wake_up(TaskId p, unsigned int wake_flags)
+[[gnu::hot]] void Simulator::wake_up(TaskId p, unsigned int wake_flags)
 {
     assert(current_cpu_ != kNoCpu && "wake_up() is called from a running task's step");
     Task& pt = s_.task(p);
@@ -102,7 +102,7 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
 // ttwu_queue(): the wake-list condition of ttwu_queue_cond(). A target in
 // another LLC always gets the IPI (its runqueue lines would bounce); in the
 // same LLC only an idle target does, which it must be woken for anyway.
-void Simulator::ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags)
+[[gnu::hot]] void Simulator::ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags)
 {
     Rq& rq = s_.rq(cpu);
     const bool wakelist = s_.feats(Feat::TTWU_QUEUE) && cpu != waker.cpu &&
@@ -123,7 +123,7 @@ void Simulator::ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsig
     ttwu_do_activate(cpu, p, wake_flags, false);
 }
 
-void Simulator::on_wakeup_arrive(CpuId cpu, TaskId p)
+[[gnu::hot]] void Simulator::on_wakeup_arrive(CpuId cpu, TaskId p)
 {
     Rq& rq = s_.rq(cpu);
     --rq.ttwu_pending;
@@ -217,7 +217,7 @@ void Simulator::charge_waker(CpuId cpu, Time cost)
     cpu_[static_cast<std::size_t>(cpu)].overhead_left += cost;
 }
 
-void Simulator::finish_decision(DecisionRecord& rec)
+[[gnu::hot]] void Simulator::finish_decision(DecisionRecord& rec)
 {
     ++metrics_.wakeups_by_path[static_cast<std::size_t>(rec.path)];
     rec.from_waker = distance_class(machine_, rec.waker_cpu, rec.chosen);

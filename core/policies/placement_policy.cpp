@@ -47,12 +47,13 @@ bool PlacementPolicy::switch_on(std::string_view switch_name) const
     return false;
 }
 
-CpuId PlacementPolicy::before_wake_affine(const SchedState&, const WakeupArgs&, int, DecisionRecord*) const
+[[gnu::hot]] CpuId PlacementPolicy::before_wake_affine(const SchedState&, const WakeupArgs&, int, DecisionRecord*) const
 {
     return kNoCpu;
 }
 
-CpuId PlacementPolicy::after_wake_affine(const SchedState&, const WakeupArgs&, int, CpuId, DecisionRecord*) const
+[[gnu::hot]] CpuId PlacementPolicy::after_wake_affine(const SchedState&, const WakeupArgs&, int, CpuId,
+                                                      DecisionRecord*) const
 {
     return kNoCpu;
 }

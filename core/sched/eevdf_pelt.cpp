@@ -139,7 +139,7 @@ namespace eevdf_detail {
 // update_load_avg(): brings the task and its runqueue to now with the state
 // they had since their last update, then applies the attach / detach /
 // util_est action. Always called before the state changes.
-void update_load_avg(SchedState& s, CpuId cpu, TaskId id, unsigned flags)
+[[gnu::hot]] void update_load_avg(SchedState& s, CpuId cpu, TaskId id, unsigned flags)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     SchedEntity& se = se_of(s, id);
@@ -206,7 +206,7 @@ void task_dead_fair(SchedState& s, TaskId pid)
     p.se.avg.last_update_time = 0;
 }
 
-void set_task_cpu(SchedState& s, TaskId pid, CpuId new_cpu)
+[[gnu::hot]] void set_task_cpu(SchedState& s, TaskId pid, CpuId new_cpu)
 {
     Task& p = task_of(s, pid);
     if (p.cpu != new_cpu)

@@ -183,7 +183,7 @@ PreemptAction preempt_sync(const SchedState& s, unsigned wake_flags, const Sched
 
 }  // namespace
 
-TaskId pick_eevdf(const SchedState& s, CpuId cpu, bool protect)
+[[gnu::hot]] TaskId pick_eevdf(const SchedState& s, CpuId cpu, bool protect)
 {
     const CfsRq& cfs = s.rq(cpu).cfs;
     if (!cfs.h_nr_queued)
@@ -220,7 +220,7 @@ TaskId pick_eevdf(const SchedState& s, CpuId cpu, bool protect)
     return best;
 }
 
-TaskId pick_next_task_fair(SchedState& s, CpuId cpu)
+[[gnu::hot]] TaskId pick_next_task_fair(SchedState& s, CpuId cpu)
 {
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
@@ -252,7 +252,7 @@ TaskId pick_next_task_fair(SchedState& s, CpuId cpu)
     return next;
 }
 
-bool update_curr(SchedState& s, CpuId cpu)
+[[gnu::hot]] bool update_curr(SchedState& s, CpuId cpu)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     if (cfs.curr == kNoTask)

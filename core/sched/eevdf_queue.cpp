@@ -208,7 +208,7 @@ namespace eevdf_detail {
 
 // curr counts towards V only while it is queued: a task that has just gone
 // to sleep stays cfs.curr until the switch but no longer competes.
-const SchedEntity* queued_curr(const SchedState& s, const CfsRq& cfs)
+[[gnu::hot]] const SchedEntity* queued_curr(const SchedState& s, const CfsRq& cfs)
 {
     if (cfs.curr == kNoTask)
         return nullptr;
@@ -233,7 +233,7 @@ bool vruntime_eligible(const SchedState& s, const CfsRq& cfs, std::int64_t vrunt
 
 // __enqueue_entity / __dequeue_entity: the tree and the sums. curr is never
 // in the tree.
-void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+[[gnu::hot]] void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id)
 {
     const SchedEntity& se = se_of(s, id);
     sum_w_vruntime_add(cfs, se);
@@ -244,7 +244,7 @@ void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id)
     cfs.queue.insert(pos, id);
 }
 
-void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+[[gnu::hot]] void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id)
 {
     auto it = std::find(cfs.queue.begin(), cfs.queue.end(), id);
     if (it == cfs.queue.end())
@@ -272,7 +272,7 @@ void set_load_weight(Task& p)
     p.se.weight = task_load_weight(p);
 }
 
-std::uint64_t calc_delta_fair(std::uint64_t delta, const SchedEntity& se)
+[[gnu::hot]] std::uint64_t calc_delta_fair(std::uint64_t delta, const SchedEntity& se)
 {
     if (se.weight == kNice0Load)
         return delta;
@@ -281,7 +281,7 @@ std::uint64_t calc_delta_fair(std::uint64_t delta, const SchedEntity& se)
 
 // --- EEVDF queue state -----------------------------------------------------------
 
-std::int64_t avg_vruntime(SchedState& s, CpuId cpu)
+[[gnu::hot]] std::int64_t avg_vruntime(SchedState& s, CpuId cpu)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     update_zero_vruntime(cfs, avg_vruntime_delta(s, cfs));
@@ -299,7 +299,7 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
     return vruntime_eligible(s, s.rq(cpu).cfs, se_of(s, p).vruntime);
 }
 
-bool update_entity_lag(SchedState& s, CpuId cpu, TaskId p)
+[[gnu::hot]] bool update_entity_lag(SchedState& s, CpuId cpu, TaskId p)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     SchedEntity& se = se_of(s, p);
@@ -316,7 +316,7 @@ bool update_entity_lag(SchedState& s, CpuId cpu, TaskId p)
     return avruntime - vlag != se.vruntime;
 }
 
-void place_entity(SchedState& s, CpuId cpu, TaskId p, unsigned flags)
+[[gnu::hot]] void place_entity(SchedState& s, CpuId cpu, TaskId p, unsigned flags)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     SchedEntity& se = se_of(s, p);
@@ -364,7 +364,7 @@ void place_entity(SchedState& s, CpuId cpu, TaskId p, unsigned flags)
 
 // --- Runqueue operations ------------------------------------------------------------
 
-void enqueue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
+[[gnu::hot]] void enqueue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
 {
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
@@ -415,7 +415,7 @@ void enqueue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
     ++rq.nr_running;
 }
 
-bool dequeue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
+[[gnu::hot]] bool dequeue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
 {
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;

@@ -141,7 +141,7 @@ bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p)
     return !(slave < factor || master < slave * factor);
 }
 
-CpuId wake_affine_idle(const SchedState& s, CpuId this_cpu, CpuId prev, bool sync, DecisionRecord* rec)
+[[gnu::hot]] CpuId wake_affine_idle(const SchedState& s, CpuId this_cpu, CpuId prev, bool sync, DecisionRecord* rec)
 {
     // An idle waker CPU means the wakeup comes from an interrupt. Following
     // interrupts would pile tasks onto the CPUs that take them, so the waker
@@ -222,8 +222,8 @@ CpuId wake_affine_weight(const SchedState& s, const WakerContext& waker, int sd,
     return pull ? this_cpu : kNoCpu;
 }
 
-CpuId wake_affine(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu, CpuId prev,
-                  bool sync, DecisionRecord* rec)
+[[gnu::hot]] CpuId wake_affine(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu,
+                               CpuId prev, bool sync, DecisionRecord* rec)
 {
     CpuId target = kNoCpu;
     if (s.feats(Feat::WA_IDLE))
@@ -246,8 +246,8 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     return kNoCpu;
 }
 
-CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
-                          DecisionRecord* rec, WakePath* path, bool sync)
+[[gnu::hot]] CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
+                                       DecisionRecord* rec, WakePath* path, bool sync)
 {
     WakeupArgs args{waker, p, prev, sync};
     if (s.policy) {
@@ -420,8 +420,8 @@ CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, Cp
     return done(target, WakePath::TargetFallback);
 }
 
-CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, unsigned int wake_flags,
-                          DecisionRecord* rec, WakePath* path)
+[[gnu::hot]] CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                       unsigned int wake_flags, DecisionRecord* rec, WakePath* path)
 {
     assert(prev >= 0 && prev < s.machine->nr_cpus() && waker.cpu >= 0 && waker.cpu < s.machine->nr_cpus());
     const Task& t = s.task(p);
@@ -534,8 +534,8 @@ CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, Cp
     return finish(new_cpu, WakePath::TargetFallback, new_cpu);
 }
 
-CpuId select_task_rq(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, unsigned int* wake_flags,
-                     DecisionRecord* rec, WakePath* path)
+[[gnu::hot]] CpuId select_task_rq(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                  unsigned int* wake_flags, DecisionRecord* rec, WakePath* path)
 {
     const Task& t = s.task(p);
     CpuId cpu = kNoCpu;

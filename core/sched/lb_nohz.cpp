@@ -62,7 +62,7 @@ bool update_nohz_stats(SchedState& s, LoadBalanceState& lb, CpuId cpu, LbOutcome
 
 }  // namespace
 
-void nohz_balance_enter_idle(SchedState& s, LoadBalanceState& lb, CpuId cpu)
+[[gnu::hot]] void nohz_balance_enter_idle(SchedState& s, LoadBalanceState& lb, CpuId cpu)
 {
     CpuLbState& c = lb.cpu(cpu);
     // Each idle entry may leave load to decay.
@@ -189,7 +189,7 @@ void nohz_idle_balance(SchedState& s, LoadBalanceState& lb, CpuId ilb, unsigned 
         lb.nohz.has_blocked_load = true;
 }
 
-bool nohz_newidle_balance(const SchedState& s, const LoadBalanceState& lb, CpuId cpu)
+[[gnu::hot]] bool nohz_newidle_balance(const SchedState& s, const LoadBalanceState& lb, CpuId cpu)
 {
     // About to be woken again: no time for anything else.
     if (s.rq(cpu).avg_idle < s.tunables.migration_cost)

@@ -81,12 +81,12 @@ bool sched_use_asym_prio(const SchedState& s, int sd, CpuId cpu)
     return (d.flags & SD_SHARE_CPUCAPACITY) || is_core_idle(s, cpu);
 }
 
-std::uint64_t lb_jiffies(const SchedState& s)
+[[gnu::hot]] std::uint64_t lb_jiffies(const SchedState& s)
 {
     return s.jiffies() + 3600 * static_cast<std::uint64_t>(lb_hz(s));
 }
 
-std::uint64_t msecs_to_jiffies(const SchedState& s, std::uint64_t ms)
+[[gnu::hot]] std::uint64_t msecs_to_jiffies(const SchedState& s, std::uint64_t ms)
 {
     const auto hz = static_cast<std::uint64_t>(lb_hz(s));
     return (ms * hz + 999) / 1000;
@@ -94,7 +94,7 @@ std::uint64_t msecs_to_jiffies(const SchedState& s, std::uint64_t ms)
 
 // --- rq->cfs_tasks ------------------------------------------------------------------
 
-void list_remove(LoadBalanceState& lb, TaskId p)
+[[gnu::hot]] void list_remove(LoadBalanceState& lb, TaskId p)
 {
     const auto idx = static_cast<std::size_t>(p);
     const CpuId cpu = lb.list_cpu[idx];
@@ -117,7 +117,7 @@ void list_remove(LoadBalanceState& lb, TaskId p)
 }
 
 // list_add() at the head: the back of the vector.
-void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu)
+[[gnu::hot]] void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu)
 {
     std::vector<TaskId>& tasks = lb.cpu(cpu).cfs_tasks;
     if (lb.list_cpu[static_cast<std::size_t>(p)] == cpu && !tasks.empty() && tasks.back() == p) {
@@ -228,7 +228,7 @@ void lb_task_created(LoadBalanceState& lb, TaskId p)
     }
 }
 
-void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p)
+[[gnu::hot]] void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p)
 {
     const Task& t = s.task(p);
     const auto idx = static_cast<std::size_t>(p);
@@ -244,7 +244,7 @@ void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p)
         lb.overloaded = true;
 }
 
-void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool delayed)
+[[gnu::hot]] void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool delayed)
 {
     const auto idx = static_cast<std::size_t>(p);
     if (!delayed) {
@@ -257,7 +257,7 @@ void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool delayed)
     }
 }
 
-void lb_task_picked(const SchedState& s, LoadBalanceState& lb, CpuId cpu, TaskId p)
+[[gnu::hot]] void lb_task_picked(const SchedState& s, LoadBalanceState& lb, CpuId cpu, TaskId p)
 {
     CpuLbState& c = lb.cpu(cpu);
     if (c.delayed_in_list) {

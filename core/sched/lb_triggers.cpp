@@ -144,7 +144,7 @@ void sched_balance_domains(SchedState& s, LoadBalanceState& lb, CpuId cpu, CpuId
         lb.cpu(cpu).next_balance = next_balance;
 }
 
-int sched_balance_newidle(SchedState& s, LoadBalanceState& lb, CpuId cpu, Rng& rng, LbOutcome& out)
+[[gnu::hot]] int sched_balance_newidle(SchedState& s, LoadBalanceState& lb, CpuId cpu, Rng& rng, LbOutcome& out)
 {
     Rq& rq = s.rq(cpu);
     CpuLbState& c = lb.cpu(cpu);
@@ -211,7 +211,7 @@ int sched_balance_newidle(SchedState& s, LoadBalanceState& lb, CpuId cpu, Rng& r
     return pulled;
 }
 
-void update_misfit_status(const SchedState& s, LoadBalanceState& lb, TaskId p, CpuId cpu)
+[[gnu::hot]] void update_misfit_status(const SchedState& s, LoadBalanceState& lb, TaskId p, CpuId cpu)
 {
     if (!s.domains->sched_asym_cpucapacity())
         return;

@@ -93,8 +93,8 @@ std::uint64_t decay_load(std::uint64_t value, std::uint64_t periods)
     return mul_u64_u32_shr(value, kRunnableAvgYNInv[n], 32);
 }
 
-bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long load, unsigned long runnable, int running,
-                            double scale)
+[[gnu::hot]] bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long load, unsigned long runnable,
+                                         int running, double scale)
 {
     sa.last_update_time += delta << 10;
 

@@ -37,7 +37,7 @@ std::uint64_t SchedState::jiffies_uncached() const
     return value;
 }
 
-std::int64_t SchedState::base_slice() const
+[[gnu::hot]] std::int64_t SchedState::base_slice() const
 {
     // tunable_scaling = LOG: factor 1 + ilog2(min(online CPUs, 8)).
     const unsigned int n = static_cast<unsigned int>(std::min(machine->nr_cpus(), 8));

@@ -262,8 +262,8 @@ int util_fits_cpu(const SchedState& s, unsigned long util, unsigned long uclamp_
     return fits ? 1 : 0;
 }
 
-bool asym_fits_cpu(const SchedState& s, unsigned long util, unsigned long uclamp_min, unsigned long uclamp_max,
-                   CpuId cpu)
+[[gnu::hot]] bool asym_fits_cpu(const SchedState& s, unsigned long util, unsigned long uclamp_min,
+                                unsigned long uclamp_max, CpuId cpu)
 {
     if (!s.domains->sched_asym_cpucapacity())
         return true;
@@ -375,7 +375,7 @@ void set_idle_cores(SchedState& s, CpuId cpu, bool has_idle_cores)
         s.shared[static_cast<std::size_t>(id)].has_idle_cores = has_idle_cores;
 }
 
-void update_idle_core(SchedState& s, CpuId cpu)
+[[gnu::hot]] void update_idle_core(SchedState& s, CpuId cpu)
 {
     // Only a CPU entering idle can complete an idle core, so this is the one
     // place the hint is set; it is never derived from the current state.

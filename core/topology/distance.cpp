@@ -5,7 +5,7 @@
 
 namespace wb {
 
-DistanceClass distance_class(const Machine& m, CpuId a, CpuId b)
+[[gnu::hot]] DistanceClass distance_class(const Machine& m, CpuId a, CpuId b)
 {
     const CpuTopo& x = m.cpus[static_cast<std::size_t>(a)];
     const CpuTopo& y = m.cpus[static_cast<std::size_t>(b)];

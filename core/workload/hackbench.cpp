@@ -70,7 +70,7 @@ void HackbenchWorkload::setup(Kernel& k)
         k.wake_up_new_task(t, parent);
 }
 
-Step HackbenchWorkload::next_step(Kernel& k, TaskId t)
+[[gnu::hot]] Step HackbenchWorkload::next_step(Kernel& k, TaskId t)
 {
     Actor& a = actors_[actor_of_[static_cast<std::size_t>(t)]];
     return a.sender ? sender_step(k, a) : receiver_step(k, a);

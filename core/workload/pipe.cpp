@@ -44,7 +44,7 @@ void PipeWorkload::setup(Kernel& k)
         k.wake_up_new_task(s.task, parent);
 }
 
-Step PipeWorkload::next_step(Kernel& k, TaskId t)
+[[gnu::hot]] Step PipeWorkload::next_step(Kernel& k, TaskId t)
 {
     Side& side = side_[t == side_[0].task ? 0 : 1];
     switch (side.phase) {
