@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/cost_time.h"
 #include "engine/idle_governor.h"
 #include "policies/placement_policy.h"
 #include "sched/eevdf.h"
@@ -33,11 +34,6 @@
 namespace wb {
 
 namespace {
-
-Time cost_time(const Machine& m, Cost c)
-{
-    return Time::ns(static_cast<std::int64_t>(m.costs[c]));
-}
 
 // ns x speed (or ns / speed), through a double as the model defines it.
 // Most CPUs run at nominal speed, where the double round trip is exact and

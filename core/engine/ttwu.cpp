@@ -7,21 +7,13 @@
 // it is chosen (ttwu_pending), as in the kernel.
 #include <cassert>
 
+#include "engine/cost_time.h"
 #include "engine/simulator.h"
 #include "sched/eevdf.h"
 #include "sched/fair_select.h"
 #include "topology/distance.h"
 
 namespace wb {
-
-namespace {
-
-Time cost_time(const Machine& m, Cost c)
-{
-    return Time::ns(static_cast<std::int64_t>(m.costs[c]));
-}
-
-}  // namespace
 
 [[gnu::hot]] void Simulator::wake_up(TaskId p, unsigned int wake_flags)
 {
