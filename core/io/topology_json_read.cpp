@@ -24,6 +24,7 @@
 #include "io/input_error.h"
 #include "io/input_file.h"
 #include "io/json_locator.h"
+#include "io/json_parse.h"
 #include "io/machine_file_text.h"
 
 namespace wb {
@@ -1054,29 +1055,7 @@ void MachineReader::report_validate_problems()
 
 Machine parse_machine_json(std::string_view text, const std::string& file_label)
 {
-    Json root;
-    try {
-        root = Json::parse(text.begin(), text.end());
-    } catch (const Json::parse_error& e) {
-        // e.byte is 1-based and names the character the parser stopped at.
-        const TextPosition at = position_at_offset(text, e.byte > 0 ? e.byte - 1 : 0);
-        std::string what = e.what();
-        if (std::size_t colon = what.find(": "); what.starts_with("[json.exception") && colon != std::string::npos)
-            what = what.substr(colon + 2);
-        throw InputError(Diagnostic{file_label, at.line, at.column, "", "invalid JSON: " + what});
-    } catch (const Json::exception& e) {
-        // A number too large for a double ("1e400"); the message quotes it.
-        std::string what = e.what();
-        TextPosition at;
-        if (std::size_t open = what.find('\''), close = what.rfind('\''); open != std::string::npos && close > open) {
-            if (std::size_t found = text.find(what.substr(open + 1, close - open - 1)); found != std::string::npos)
-                at = position_at_offset(text, found);
-        }
-        if (std::size_t bracket = what.find("] "); bracket != std::string::npos)
-            what = what.substr(bracket + 2);
-        throw InputError(Diagnostic{file_label, at.line, at.column, "",
-                                    "invalid JSON: " + what + "; expected a number within the range of a double"});
-    }
+    const Json root = parse_json_text<Json>(text, file_label);
 
     const JsonLocator locator(text);
     MachineReader reader(locator);

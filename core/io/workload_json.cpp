@@ -10,6 +10,7 @@
 #include "io/input_error.h"
 #include "io/input_file.h"
 #include "io/json_locator.h"
+#include "io/json_parse.h"
 
 namespace wb {
 
@@ -255,21 +256,8 @@ public:
 
 WorkloadFile parse_workload_json(std::string_view text, const std::string& file_label)
 {
-    Json root;
-    try {
-        root = Json::parse(text.begin(), text.end());
-    } catch (const Json::parse_error& e) {
-        const TextPosition at = position_at_offset(text, e.byte > 0 ? e.byte - 1 : 0);
-        std::string what = e.what();
-        if (std::size_t colon = what.find(": "); what.starts_with("[json.exception") && colon != std::string::npos)
-            what = what.substr(colon + 2);
-        throw InputError(Diagnostic{file_label, at.line, at.column, "", "invalid JSON: " + what});
-    } catch (const Json::exception& e) {
-        std::string what = e.what();
-        if (std::size_t bracket = what.find("] "); bracket != std::string::npos)
-            what = what.substr(bracket + 2);
-        throw InputError(Diagnostic{file_label, 0, 0, "", "invalid JSON: " + what});
-    }
+    const Json root = parse_json_text<Json>(text, file_label);
+
     const JsonLocator locator(text);
     Reader reader;
     WorkloadFile f = reader.file(root, locator);

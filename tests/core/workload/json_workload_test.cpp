@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "workload/json_workload.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "engine/simulator.h"
@@ -118,6 +119,23 @@ TEST(JsonWorkload, FileErrorsNameLineColumnPointerAndWhatWasExpected)
     EXPECT_NE(e.find("bad.json:8:17: /tasks/0/phases/0/run: expected a duration above 0"), std::string::npos) << e;
     EXPECT_NE(e.find("/tasks/0/phases/1/fork: no task named 'nobody'"), std::string::npos) << e;
     EXPECT_NE(e.find("bad.json:10:9: /tasks/0/phases/2: expected an object with one of run"), std::string::npos) << e;
+}
+
+TEST(JsonWorkload, SyntaxErrorsAndHugeNumbersNameTheirPlace)
+{
+    auto parse_error = [](const std::string& text) -> std::string {
+        try {
+            parse_workload_json(text, "w.json");
+        } catch (const InputError& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    EXPECT_THAT(parse_error("{\n  \"tasks\": [,]\n}"),
+                testing::HasSubstr("w.json:2:13: invalid JSON: syntax error while parsing value"));
+    EXPECT_THAT(parse_error("{\n  \"tasks\": 1e400}"),
+                testing::HasSubstr("w.json:2:12: invalid JSON: number overflow parsing '1e400'; expected a number "
+                                   "within the range of a double"));
 }
 
 TEST(JsonWorkload, BadSpecsAndMachineDependentErrors)
