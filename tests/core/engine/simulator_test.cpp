@@ -12,21 +12,12 @@
 #include "workload/pipe.h"
 #include "workload/workload_spec.h"
 
+#include "../workload/workload_test_util.h"
+
 namespace wb {
 namespace {
 
-Machine teaching()
-{
-    Machine m = parse_synthetic("llc=2,core=2,smt=2");
-    auto set = [&](Cost c, double v) { m.costs.at(c).value = v; };
-    set(Cost::syscall, 100);
-    set(Cost::pipe_transfer, 400);
-    set(Cost::wakeup_local, 600);
-    set(Cost::context_switch, 1500);
-    set(Cost::wakeup_ipi, 1000);
-    m.idle_states = {{"C1", 2000, 4000}, {"C6", 50000, 400000}};
-    return m;
-}
+using test::teaching;
 
 struct RunOutcome {
     std::string json;

@@ -3,22 +3,10 @@
 
 #include <gtest/gtest.h>
 
-#include "policy_world.h"
+#include "prev_cpu_hot_world.h"
 
 namespace wb::test {
 namespace {
-
-// SMT-2, two LLCs. The waker runs on 0; p's prev 9 is busy, its sibling 8 idle.
-struct HotWorld {
-    World w{"llc=2,core=4,smt=2"};
-    TaskId p = kNoTask;
-    HotWorld()
-    {
-        w.run_on(0);
-        w.run_on(9);
-        p = w.add_task(9);
-    }
-};
 
 TEST(PrevCpuHot, WithoutEasEveryWakeupGoesToPrev)
 {

@@ -17,19 +17,8 @@ namespace wb {
 namespace {
 
 using test::error_of;
+using test::teaching;
 using test::workload_as;
-
-Machine small_machine()
-{
-    Machine m = parse_synthetic("llc=2,core=2,smt=2");
-    auto set = [&](Cost c, double v) { m.costs.at(c).value = v; };
-    set(Cost::syscall, 100);
-    set(Cost::wakeup_local, 600);
-    set(Cost::context_switch, 1500);
-    set(Cost::wakeup_ipi, 1000);
-    m.idle_states = {{"C1", 2000, 4000}, {"C6", 50000, 400000}};
-    return m;
-}
 
 std::string role(const Simulator& sim, TaskId t)
 {
@@ -42,7 +31,7 @@ std::string role(const Simulator& sim, TaskId t)
 TEST(Web, InterruptWakesAcceptorWhichHandsToAWorkerWhichCallsABackend)
 {
     std::vector<DecisionRecord> records;
-    Simulator sim(small_machine(), make_workload("web:clients=1,duration=5ms"), {});
+    Simulator sim(teaching(), make_workload("web:clients=1,duration=5ms"), {});
     sim.set_record_sink([&](const DecisionRecord& r) { records.push_back(r); });
     ASSERT_TRUE(sim.run());
     std::map<std::string, int> edges;
@@ -73,7 +62,7 @@ TEST(Web, InterruptWakesAcceptorWhichHandsToAWorkerWhichCallsABackend)
 
 TEST(Web, OneClientsLatencyIsTheSumOfTheServiceTimes)
 {
-    Simulator sim(small_machine(), make_workload("web:clients=1,duration=10ms"), {});
+    Simulator sim(teaching(), make_workload("web:clients=1,duration=10ms"), {});
     ASSERT_TRUE(sim.run());
     const auto& web = workload_as<WebWorkload>(sim);
     // 5 + 200 + 50 us of work and four system calls, plus wakeups, switches
@@ -89,7 +78,7 @@ TEST(Web, OneClientsLatencyIsTheSumOfTheServiceTimes)
 
 TEST(Web, OpenLoopServesEveryPoissonArrival)
 {
-    Simulator sim(small_machine(), make_workload("web:rate=4000,duration=20ms,work=50us"), {});
+    Simulator sim(teaching(), make_workload("web:rate=4000,duration=20ms,work=50us"), {});
     ASSERT_TRUE(sim.run());
     // 80 arrivals expected; a Poisson count is within 4 sigma of it.
     EXPECT_GT(sim.workload().ops(), 80 - 4 * 9);
@@ -101,7 +90,7 @@ TEST(Web, SaturationIsBoundByTheBackends)
 {
     // 64 clients, 8 workers: the two backends (50 us a call) are the limit,
     // 40000 calls/s at most.
-    Simulator sim(small_machine(), make_workload("web:duration=10ms,work=20us"), {});
+    Simulator sim(teaching(), make_workload("web:duration=10ms,work=20us"), {});
     ASSERT_TRUE(sim.run());
     const double rps = sim.workload().headline(sim.elapsed()).value;
     EXPECT_LT(rps, 40000);
@@ -110,7 +99,7 @@ TEST(Web, SaturationIsBoundByTheBackends)
 
 TEST(Web, ReportsInWrkLayout)
 {
-    Simulator sim(small_machine(), make_workload("web:clients=2,duration=2ms"), {});
+    Simulator sim(teaching(), make_workload("web:clients=2,duration=2ms"), {});
     ASSERT_TRUE(sim.run());
     const std::string out = sim.workload().report(sim.elapsed());
     EXPECT_EQ(out.rfind("Running ", 0), 0u) << out;
