@@ -25,7 +25,6 @@
 #include "metrics/run_summary.h"
 #include "policies/registry.h"
 #include "sim/comparison_job.h"
-#include "sim/run_progress.h"
 #include "sim/sim_session.h"
 #include "topology/machine.h"
 #include "views/topology_scene.h"
@@ -187,7 +186,7 @@ void MainWindow::onFrame(const SimFrame& frame)
             rate_status_->setText(events_text(frame.events_per_second));
         else
             rate_status_->setText(frame.state == SimState::Finished ? tr("finished") : tr("paused"));
-        const double p = loaded_ ? progress_of(loaded_->setup.base.workload, frame.runs.front()) : -1;
+        const double p = frame.runs.front().progress;
         progress_status_->setText(p >= 0 ? tr("%1% done").arg(p * 100, 0, 'f', 1)
                                          : tr("%1 ops").arg(frame.runs.front().ops, 0, 'f', 0));
     }

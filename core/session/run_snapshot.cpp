@@ -16,6 +16,7 @@ RunSnapshot take_snapshot(const Simulator& sim, const std::string& policy)
     out.decisions = sim.wakeup_count();
     out.finished = sim.finished();
     out.ops = sim.workload().ops();
+    out.progress = sim.finished() ? 1.0 : sim.workload().progress(sim.now());
     out.headline = sim.workload().headline(sim.elapsed());
     out.metrics = sim.metrics();
     out.cpus.reserve(s.rqs.size());

@@ -42,7 +42,8 @@ struct RunSnapshot {
     std::uint64_t decisions = 0;  // wakeup decisions made, forks included: the next record's seq
     bool finished = false;
     double ops = 0;
-    Headline headline;  // the workload's figure so far (final once finished)
+    double progress = -1;  // 0 to 1 (1 once finished); below 0 when the workload cannot tell
+    Headline headline;     // the workload's figure so far (final once finished)
     RunMetrics metrics;
     std::vector<CpuSnapshot> cpus;
 };

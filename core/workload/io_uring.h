@@ -32,6 +32,7 @@ public:
     void on_timer(Kernel& k, std::int64_t token) override;
     bool done() const override { return exited_ == instances_.size() && !instances_.empty(); }
     double ops() const override { return static_cast<double>(total_ops()); }
+    double progress(Time now) const override { return time_progress(now, opt_.timeout); }
     Headline headline(Time elapsed) const override;
     std::string report(Time elapsed) const override;
 

@@ -33,6 +33,7 @@ public:
     void on_timer(Kernel& k, std::int64_t token) override;
     bool done() const override { return inner_->done(); }
     double ops() const override { return inner_->ops(); }
+    double progress(Time now) const override { return inner_->progress(now); }
     Headline headline(Time elapsed) const override { return inner_->headline(elapsed); }
     std::string report(Time elapsed) const override { return inner_->report(elapsed); }
 

@@ -26,6 +26,7 @@ public:
     Step next_step(Kernel& k, TaskId t) override;
     bool done() const override { return loops_done_ >= opt_.loops; }
     double ops() const override { return static_cast<double>(loops_done_); }
+    double progress(Time) const override { return static_cast<double>(loops_done_) / static_cast<double>(opt_.loops); }
     Headline headline(Time elapsed) const override;
     std::string report(Time elapsed) const override;
 

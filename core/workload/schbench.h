@@ -40,6 +40,7 @@ public:
     void on_timer(Kernel& k, std::int64_t token) override;
     bool done() const override { return stopping_; }
     double ops() const override { return static_cast<double>(requests_); }
+    double progress(Time now) const override { return time_progress(now, opt_.warmup + opt_.runtime); }
     Headline headline(Time elapsed) const override;
     std::string report(Time elapsed) const override;
 

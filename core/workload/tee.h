@@ -35,6 +35,13 @@ public:
     void on_timer(Kernel& k, std::int64_t token) override;
     bool done() const override { return timed_out_ || (!inst_.empty() && finished_ == inst_.size()); }
     double ops() const override;
+    // --tee-ops ends each instance after that many; else the timeout ends all.
+    double progress(Time now) const override
+    {
+        if (opt_.ops == 0 || inst_.empty())
+            return time_progress(now, opt_.timeout);
+        return std::max(time_progress(now, opt_.timeout), ops() / static_cast<double>(opt_.ops * inst_.size()));
+    }
     Headline headline(Time elapsed) const override;
     std::string report(Time elapsed) const override;
 

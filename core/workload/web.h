@@ -41,6 +41,8 @@ public:
     void on_timer(Kernel& k, std::int64_t token) override;
     bool done() const override { return stopped_ && completed_ == requests_.size(); }
     double ops() const override { return static_cast<double>(completed_); }
+    // Requests are offered for `duration`; the last ones drain after it.
+    double progress(Time now) const override { return time_progress(now, opt_.duration); }
     Headline headline(Time elapsed) const override;
     std::string report(Time elapsed) const override;
 

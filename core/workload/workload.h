@@ -8,6 +8,7 @@
 // program would make the system call.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -45,6 +46,12 @@ struct Headline {
     bool lower_is_better = true;
 };
 
+// The progress of a run bounded by simulated time: `now` against `end`.
+inline double time_progress(Time now, Time end)
+{
+    return end > Time() ? std::min(1.0, static_cast<double>(now.ns()) / static_cast<double>(end.ns())) : -1;
+}
+
 class Workload {
 public:
     virtual ~Workload() = default;
@@ -71,6 +78,13 @@ public:
     // Units of work completed so far (pipe round trips, hackbench messages):
     // the numerator of ops/s.
     virtual double ops() const = 0;
+    // How far the run has come, from 0 to 1, for progress displays; below 0
+    // when the workload cannot tell before it ends.
+    virtual double progress(Time now) const
+    {
+        (void)now;
+        return -1;
+    }
 
     virtual Headline headline(Time elapsed) const = 0;
 

@@ -87,5 +87,28 @@ TEST(RunSnapshot, CountersEqualTheSchedState)
     EXPECT_GT(busy, 0);  // hackbench keeps CPUs busy at 300 us
 }
 
+// Progress comes from the workload: loops done for pipe, messages
+// delivered for hackbench, simulated time for time-bounded ones; 1 at the end.
+TEST(RunSnapshot, ProgressIsTheWorkloadsOwnMeasure)
+{
+    const Machine m = resolve_machine("teaching-8");
+    LockstepRun pipe(m, request("pipe:loops=1000"), {"baseline"});
+    pipe.run_until(Time::us(500));
+    const RunSnapshot mid = pipe.snapshot(0);
+    EXPECT_GT(mid.ops, 0);
+    EXPECT_DOUBLE_EQ(mid.progress, mid.ops / 1000);
+    pipe.run_until(Time::s(10));
+    EXPECT_DOUBLE_EQ(pipe.snapshot(0).progress, 1.0);
+
+    LockstepRun hackbench(m, request("hackbench:groups=1,fds=2,loops=50,mode=pipe"), {"baseline"});
+    hackbench.run_until(Time::us(200));
+    const RunSnapshot h = hackbench.snapshot(0);
+    EXPECT_DOUBLE_EQ(h.progress, h.ops / (1 * 2 * 2 * 50));
+
+    LockstepRun schbench(m, request("schbench:runtime=4ms"), {"baseline"});
+    schbench.run_until(Time::ms(1));
+    EXPECT_NEAR(schbench.snapshot(0).progress, 0.25, 0.01);
+}
+
 }  // namespace
 }  // namespace wb
