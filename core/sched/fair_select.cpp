@@ -4,9 +4,9 @@
 // core.c of the v7.3 merge window ([NEW] in wakeup-path.md §1.5-4). One
 // function per kernel decision, in the kernel's order of early returns; the
 // idle searches are in select_idle.cpp and the fork/exec slow path in
-// slow_path.cpp. With s.policy set, the policy's hooks
+// slow_path.cpp. With s.policy set to a patch, the policy's hooks
 // (policies/placement_policy.h) run where the proposed patches change the
-// path; a null policy is mainline.
+// path; a null policy or baseline is mainline.
 //
 // Where the model differs from the kernel (docs/model.md):
 //  - an interrupt that wakes a task from an idle CPU has the idle task as
@@ -250,8 +250,9 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
                                        DecisionRecord* rec, WakePath* path, bool sync)
 {
     WakeupArgs args{waker, p, prev, sync};
-    if (s.policy) {
-        const CpuId cpu = s.policy->select_idle_sibling_entry(s, args, target, rec);
+    const PlacementPolicy* hooks = placement_hooks(s);
+    if (hooks) {
+        const CpuId cpu = hooks->select_idle_sibling_entry(s, args, target, rec);
         if (cpu != kNoCpu) {
             if (path)
                 *path = WakePath::Policy;
@@ -351,8 +352,8 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
         recent = kNoCpu;
     }
     bool skip_smt_sibling = false;
-    if (s.policy) {
-        const PlacementPolicy::AfterRecentUsedCpu r = s.policy->after_recent_used_cpu(s, args, target, rec);
+    if (hooks) {
+        const PlacementPolicy::AfterRecentUsedCpu r = hooks->after_recent_used_cpu(s, args, target, rec);
         if (r.cpu != kNoCpu)
             return done(r.cpu, WakePath::Policy);
         skip_smt_sibling = r.skip_smt_sibling;
@@ -433,6 +434,7 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     bool want_affine = false;
     int sd = -1;
     const unsigned int sd_flag = wake_flags & 0xF;
+    const PlacementPolicy* hooks = placement_hooks(s);
     if (rec)
         begin_record(*rec, s, waker, p, prev, wake_flags);
 
@@ -486,15 +488,15 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
                 note(rec, kSelectTaskRqFair, "affine domain",
                      cat(d.name, " (", d.span.to_cpulist(), ") spans waker ", cpu, " and prev ", prev,
                          cpu == prev ? ": waker is prev" : ""));
-            if (s.policy) {
-                const CpuId chosen = s.policy->before_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, rec);
+            if (hooks) {
+                const CpuId chosen = hooks->before_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, rec);
                 if (chosen != kNoCpu)
                     return finish(chosen, WakePath::Policy, chosen);
             }
             if (cpu != prev)
                 new_cpu = wake_affine(s, waker, id, p, cpu, prev, sync, rec);
-            if (s.policy) {
-                const CpuId chosen = s.policy->after_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, new_cpu, rec);
+            if (hooks) {
+                const CpuId chosen = hooks->after_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, new_cpu, rec);
                 if (chosen != kNoCpu)
                     return finish(chosen, WakePath::Policy, new_cpu);
             }
@@ -518,9 +520,8 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
         return finish(chosen, WakePath::SlowPath, new_cpu);
     }
     if (wake_flags & WF_TTWU) {
-        if (s.policy) {
-            const CpuId chosen =
-                s.policy->before_select_idle_sibling(s, WakeupArgs{waker, p, prev, sync}, new_cpu, rec);
+        if (hooks) {
+            const CpuId chosen = hooks->before_select_idle_sibling(s, WakeupArgs{waker, p, prev, sync}, new_cpu, rec);
             if (chosen != kNoCpu)
                 return finish(chosen, WakePath::Policy, new_cpu);
         }
