@@ -141,8 +141,18 @@ bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p)
     return !(slave < factor || master < slave * factor);
 }
 
-[[gnu::hot]] CpuId wake_affine_idle(const SchedState& s, CpuId this_cpu, CpuId prev, bool sync, DecisionRecord* rec)
+// The hot functions of the path are templates compiled twice, and the
+// public functions pick the instantiation. With kRecord false, `rec` is a
+// constant null, so the compiler drops every step and string a record would
+// get: a wakeup without a record runs code small enough to inline and to
+// keep in registers. With kRecord true it is the same code, recording.
+namespace {
+
+template <bool kRecord>
+[[gnu::hot]] CpuId wake_affine_idle_impl(const SchedState& s, CpuId this_cpu, CpuId prev, bool sync,
+                                         DecisionRecord* record)
 {
+    DecisionRecord* const rec = kRecord ? record : nullptr;
     // An idle waker CPU means the wakeup comes from an interrupt. Following
     // interrupts would pile tasks onto the CPUs that take them, so the waker
     // CPU only attracts the task when it shares a cache with prev, and prev
@@ -177,6 +187,14 @@ bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p)
         note(rec, kWakeAffineIdle, "no idle choice",
              cat("waker ", idle_text(s, this_cpu), "; prev ", idle_text(s, prev)));
     return kNoCpu;
+}
+
+}  // namespace
+
+CpuId wake_affine_idle(const SchedState& s, CpuId this_cpu, CpuId prev, bool sync, DecisionRecord* rec)
+{
+    return rec ? wake_affine_idle_impl<true>(s, this_cpu, prev, sync, rec)
+               : wake_affine_idle_impl<false>(s, this_cpu, prev, sync, nullptr);
 }
 
 CpuId wake_affine_weight(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu, CpuId prev,
@@ -222,12 +240,16 @@ CpuId wake_affine_weight(const SchedState& s, const WakerContext& waker, int sd,
     return pull ? this_cpu : kNoCpu;
 }
 
-[[gnu::hot]] CpuId wake_affine(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu,
-                               CpuId prev, bool sync, DecisionRecord* rec)
+namespace {
+
+template <bool kRecord>
+[[gnu::hot]] CpuId wake_affine_impl(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu,
+                                    CpuId prev, bool sync, DecisionRecord* record)
 {
+    DecisionRecord* const rec = kRecord ? record : nullptr;
     CpuId target = kNoCpu;
     if (s.feats(Feat::WA_IDLE))
-        target = wake_affine_idle(s, this_cpu, prev, sync, rec);
+        target = wake_affine_idle_impl<kRecord>(s, this_cpu, prev, sync, rec);
     if (s.feats(Feat::WA_WEIGHT) && target == kNoCpu)
         target = wake_affine_weight(s, waker, sd, p, this_cpu, prev, sync, rec);
     const CpuId chosen = target == this_cpu ? this_cpu : prev;
@@ -235,6 +257,15 @@ CpuId wake_affine_weight(const SchedState& s, const WakerContext& waker, int sd,
         note(rec, kWakeAffine, chosen == this_cpu ? "waker cpu" : "prev",
              chosen == this_cpu ? cat("target = waker cpu ", this_cpu) : cat("target = prev ", prev), chosen);
     return chosen;
+}
+
+}  // namespace
+
+CpuId wake_affine(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu, CpuId prev,
+                  bool sync, DecisionRecord* rec)
+{
+    return rec ? wake_affine_impl<true>(s, waker, sd, p, this_cpu, prev, sync, rec)
+               : wake_affine_impl<false>(s, waker, sd, p, this_cpu, prev, sync, nullptr);
 }
 
 CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord* rec)
@@ -246,9 +277,13 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     return kNoCpu;
 }
 
-[[gnu::hot]] CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
-                                       DecisionRecord* rec, WakePath* path, bool sync)
+namespace {
+
+template <bool kRecord>
+[[gnu::hot]] CpuId select_idle_sibling_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                            CpuId target, DecisionRecord* record, WakePath* path, bool sync)
 {
+    DecisionRecord* const rec = kRecord ? record : nullptr;
     WakeupArgs args{waker, p, prev, sync};
     const PlacementPolicy* hooks = placement_hooks(s);
     if (hooks) {
@@ -266,7 +301,8 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     const unsigned long util = asym ? task_util_est(synced_avg(s, p)) : 0;
     const unsigned long uclamp_min = 0;
     const unsigned long uclamp_max = 1024;
-    auto fits = [&](CpuId cpu) { return asym_fits_cpu(s, util, uclamp_min, uclamp_max, cpu); };
+    // asym_fits_cpu() is true on a symmetric machine: `asym` says so without the call.
+    auto fits = [&](CpuId cpu) { return !asym || asym_fits_cpu(s, util, uclamp_min, uclamp_max, cpu); };
     auto why = [&](CpuId cpu) {
         std::string text = idle_text(s, cpu);
         if (asym)
@@ -421,9 +457,22 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     return done(target, WakePath::TargetFallback);
 }
 
-[[gnu::hot]] CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
-                                       unsigned int wake_flags, DecisionRecord* rec, WakePath* path)
+}  // namespace
+
+CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
+                          DecisionRecord* rec, WakePath* path, bool sync)
 {
+    return rec ? select_idle_sibling_impl<true>(s, waker, p, prev, target, rec, path, sync)
+               : select_idle_sibling_impl<false>(s, waker, p, prev, target, nullptr, path, sync);
+}
+
+namespace {
+
+template <bool kRecord>
+[[gnu::hot]] CpuId select_task_rq_fair_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                            unsigned int wake_flags, DecisionRecord* record, WakePath* path)
+{
+    DecisionRecord* const rec = kRecord ? record : nullptr;
     assert(prev >= 0 && prev < s.machine->nr_cpus() && waker.cpu >= 0 && waker.cpu < s.machine->nr_cpus());
     const Task& t = s.task(p);
     const Task* cur = waker.task != kNoTask ? &s.task(waker.task) : nullptr;
@@ -494,7 +543,7 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
                     return finish(chosen, WakePath::Policy, chosen);
             }
             if (cpu != prev)
-                new_cpu = wake_affine(s, waker, id, p, cpu, prev, sync, rec);
+                new_cpu = wake_affine_impl<kRecord>(s, waker, id, p, cpu, prev, sync, rec);
             if (hooks) {
                 const CpuId chosen = hooks->after_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, new_cpu, rec);
                 if (chosen != kNoCpu)
@@ -526,7 +575,7 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
                 return finish(chosen, WakePath::Policy, new_cpu);
         }
         WakePath wp = WakePath::TargetFallback;
-        const CpuId chosen = select_idle_sibling(s, waker, p, prev, new_cpu, rec, &wp, sync);
+        const CpuId chosen = select_idle_sibling_impl<kRecord>(s, waker, p, prev, new_cpu, rec, &wp, sync);
         return finish(chosen, wp, new_cpu);
     }
     if (rec)
@@ -535,14 +584,27 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     return finish(new_cpu, WakePath::TargetFallback, new_cpu);
 }
 
-[[gnu::hot]] CpuId select_task_rq(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
-                                  unsigned int* wake_flags, DecisionRecord* rec, WakePath* path)
+}  // namespace
+
+CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, unsigned int wake_flags,
+                          DecisionRecord* rec, WakePath* path)
 {
+    return rec ? select_task_rq_fair_impl<true>(s, waker, p, prev, wake_flags, rec, path)
+               : select_task_rq_fair_impl<false>(s, waker, p, prev, wake_flags, nullptr, path);
+}
+
+namespace {
+
+template <bool kRecord>
+[[gnu::hot]] CpuId select_task_rq_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                       unsigned int* wake_flags, DecisionRecord* record, WakePath* path)
+{
+    DecisionRecord* const rec = kRecord ? record : nullptr;
     const Task& t = s.task(p);
     CpuId cpu = kNoCpu;
     WakePath wp = WakePath::NotSelected;
     if (t.nr_cpus_allowed > 1) {
-        cpu = select_task_rq_fair(s, waker, p, prev, *wake_flags, rec, &wp);
+        cpu = select_task_rq_fair_impl<kRecord>(s, waker, p, prev, *wake_flags, rec, &wp);
         *wake_flags |= WF_RQ_SELECTED;
     } else {
         cpu = t.cpus_allowed.first();
@@ -563,6 +625,15 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     if (path)
         *path = wp;
     return cpu;
+}
+
+}  // namespace
+
+[[gnu::hot]] CpuId select_task_rq(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                  unsigned int* wake_flags, DecisionRecord* rec, WakePath* path)
+{
+    return rec ? select_task_rq_impl<true>(s, waker, p, prev, wake_flags, rec, path)
+               : select_task_rq_impl<false>(s, waker, p, prev, wake_flags, nullptr, path);
 }
 
 }  // namespace wb
