@@ -284,10 +284,9 @@ template <bool kRecord>
                                             CpuId target, DecisionRecord* record, WakePath* path, bool sync)
 {
     DecisionRecord* const rec = kRecord ? record : nullptr;
-    WakeupArgs args{waker, p, prev, sync};
     const PlacementPolicy* hooks = placement_hooks(s);
     if (hooks) {
-        const CpuId cpu = hooks->select_idle_sibling_entry(s, args, target, rec);
+        const CpuId cpu = hooks->select_idle_sibling_entry(s, WakeupArgs{waker, p, prev, sync}, target, rec);
         if (cpu != kNoCpu) {
             if (path)
                 *path = WakePath::Policy;
@@ -387,6 +386,9 @@ template <bool kRecord>
         }
         recent = kNoCpu;
     }
+    // Built only here, where the searches that may mark it begin: the steps
+    // above return without it.
+    WakeupArgs args{waker, p, prev, sync};
     bool skip_smt_sibling = false;
     if (hooks) {
         const PlacementPolicy::AfterRecentUsedCpu r = hooks->after_recent_used_cpu(s, args, target, rec);
