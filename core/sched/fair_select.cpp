@@ -597,9 +597,11 @@ CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, Cp
 
 namespace {
 
+// Kept out of line: select_task_rq() inlining both instantiations would
+// carry the recording one's stack frame into every wakeup.
 template <bool kRecord>
-[[gnu::hot]] CpuId select_task_rq_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
-                                       unsigned int* wake_flags, DecisionRecord* record, WakePath* path)
+[[gnu::hot, gnu::noinline]] CpuId select_task_rq_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                                      unsigned int* wake_flags, DecisionRecord* record, WakePath* path)
 {
     DecisionRecord* const rec = kRecord ? record : nullptr;
     const Task& t = s.task(p);
