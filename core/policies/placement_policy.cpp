@@ -19,7 +19,8 @@ const PolicyInfo& PlacementPolicy::baseline_info()
 
 PlacementPolicy::PlacementPolicy() : PlacementPolicy(baseline_info(), {}) {}
 
-PlacementPolicy::PlacementPolicy(const PolicyInfo& info, std::vector<bool> on) : info_(&info), on_(std::move(on))
+PlacementPolicy::PlacementPolicy(const PolicyInfo& info, std::vector<bool> on)
+    : info_(&info), on_(std::move(on)), patches_placement_(&info != &baseline_info())
 {
     assert(on_.size() == info_->switches.size());
 }

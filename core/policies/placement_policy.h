@@ -77,6 +77,9 @@ public:
     // The switches this policy has (descriptions), and whether each is on.
     const std::vector<PolicySwitch>& switches() const { return info_->switches; }
     bool switch_on(std::string_view switch_name) const;
+    // False for baseline itself, whose hooks all change nothing: the wakeup
+    // path then skips their virtual calls (placement_hooks()).
+    bool patches_placement() const { return patches_placement_; }
 
     // --- select_task_rq_fair() -------------------------------------------
 
@@ -150,7 +153,16 @@ protected:
 private:
     const PolicyInfo* info_;
     std::vector<bool> on_;
+    bool patches_placement_;
 };
+
+// The policy whose placement hooks the wakeup path must call: null under
+// mainline (no policy, or baseline), where every hook would answer "no
+// change", so the hot path does not pay for virtual calls it cannot inline.
+inline const PlacementPolicy* placement_hooks(const SchedState& s)
+{
+    return s.policy && s.policy->patches_placement() ? s.policy : nullptr;
+}
 
 // a+b+...: the parts' hooks in order. For a CPU the first part that decides
 // wins; the flags (skip_smt_sibling, active balance now) OR together; domain

@@ -4,9 +4,9 @@
 // core.c of the v7.3 merge window ([NEW] in wakeup-path.md §1.5-4). One
 // function per kernel decision, in the kernel's order of early returns; the
 // idle searches are in select_idle.cpp and the fork/exec slow path in
-// slow_path.cpp. With s.policy set, the policy's hooks
+// slow_path.cpp. With s.policy set to a patch, the policy's hooks
 // (policies/placement_policy.h) run where the proposed patches change the
-// path; a null policy is mainline.
+// path; a null policy or baseline is mainline.
 //
 // Where the model differs from the kernel (docs/model.md):
 //  - an interrupt that wakes a task from an idle CPU has the idle task as
@@ -141,8 +141,18 @@ bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p)
     return !(slave < factor || master < slave * factor);
 }
 
-[[gnu::hot]] CpuId wake_affine_idle(const SchedState& s, CpuId this_cpu, CpuId prev, bool sync, DecisionRecord* rec)
+// The hot functions of the path are templates compiled twice, and the
+// public functions pick the instantiation. With kRecord false, `rec` is a
+// constant null, so the compiler drops every step and string a record would
+// get: a wakeup without a record runs code small enough to inline and to
+// keep in registers. With kRecord true it is the same code, recording.
+namespace {
+
+template <bool kRecord>
+[[gnu::hot]] CpuId wake_affine_idle_impl(const SchedState& s, CpuId this_cpu, CpuId prev, bool sync,
+                                         DecisionRecord* record)
 {
+    DecisionRecord* const rec = kRecord ? record : nullptr;
     // An idle waker CPU means the wakeup comes from an interrupt. Following
     // interrupts would pile tasks onto the CPUs that take them, so the waker
     // CPU only attracts the task when it shares a cache with prev, and prev
@@ -177,6 +187,14 @@ bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p)
         note(rec, kWakeAffineIdle, "no idle choice",
              cat("waker ", idle_text(s, this_cpu), "; prev ", idle_text(s, prev)));
     return kNoCpu;
+}
+
+}  // namespace
+
+CpuId wake_affine_idle(const SchedState& s, CpuId this_cpu, CpuId prev, bool sync, DecisionRecord* rec)
+{
+    return rec ? wake_affine_idle_impl<true>(s, this_cpu, prev, sync, rec)
+               : wake_affine_idle_impl<false>(s, this_cpu, prev, sync, nullptr);
 }
 
 CpuId wake_affine_weight(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu, CpuId prev,
@@ -222,12 +240,16 @@ CpuId wake_affine_weight(const SchedState& s, const WakerContext& waker, int sd,
     return pull ? this_cpu : kNoCpu;
 }
 
-[[gnu::hot]] CpuId wake_affine(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu,
-                               CpuId prev, bool sync, DecisionRecord* rec)
+namespace {
+
+template <bool kRecord>
+[[gnu::hot]] CpuId wake_affine_impl(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu,
+                                    CpuId prev, bool sync, DecisionRecord* record)
 {
+    DecisionRecord* const rec = kRecord ? record : nullptr;
     CpuId target = kNoCpu;
     if (s.feats(Feat::WA_IDLE))
-        target = wake_affine_idle(s, this_cpu, prev, sync, rec);
+        target = wake_affine_idle_impl<kRecord>(s, this_cpu, prev, sync, rec);
     if (s.feats(Feat::WA_WEIGHT) && target == kNoCpu)
         target = wake_affine_weight(s, waker, sd, p, this_cpu, prev, sync, rec);
     const CpuId chosen = target == this_cpu ? this_cpu : prev;
@@ -235,6 +257,15 @@ CpuId wake_affine_weight(const SchedState& s, const WakerContext& waker, int sd,
         note(rec, kWakeAffine, chosen == this_cpu ? "waker cpu" : "prev",
              chosen == this_cpu ? cat("target = waker cpu ", this_cpu) : cat("target = prev ", prev), chosen);
     return chosen;
+}
+
+}  // namespace
+
+CpuId wake_affine(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu, CpuId prev,
+                  bool sync, DecisionRecord* rec)
+{
+    return rec ? wake_affine_impl<true>(s, waker, sd, p, this_cpu, prev, sync, rec)
+               : wake_affine_impl<false>(s, waker, sd, p, this_cpu, prev, sync, nullptr);
 }
 
 CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord* rec)
@@ -246,12 +277,16 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     return kNoCpu;
 }
 
-[[gnu::hot]] CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
-                                       DecisionRecord* rec, WakePath* path, bool sync)
+namespace {
+
+template <bool kRecord>
+[[gnu::hot]] CpuId select_idle_sibling_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                            CpuId target, DecisionRecord* record, WakePath* path, bool sync)
 {
-    WakeupArgs args{waker, p, prev, sync};
-    if (s.policy) {
-        const CpuId cpu = s.policy->select_idle_sibling_entry(s, args, target, rec);
+    DecisionRecord* const rec = kRecord ? record : nullptr;
+    const PlacementPolicy* hooks = placement_hooks(s);
+    if (hooks) {
+        const CpuId cpu = hooks->select_idle_sibling_entry(s, WakeupArgs{waker, p, prev, sync}, target, rec);
         if (cpu != kNoCpu) {
             if (path)
                 *path = WakePath::Policy;
@@ -265,7 +300,8 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     const unsigned long util = asym ? task_util_est(synced_avg(s, p)) : 0;
     const unsigned long uclamp_min = 0;
     const unsigned long uclamp_max = 1024;
-    auto fits = [&](CpuId cpu) { return asym_fits_cpu(s, util, uclamp_min, uclamp_max, cpu); };
+    // asym_fits_cpu() is true on a symmetric machine: `asym` says so without the call.
+    auto fits = [&](CpuId cpu) { return !asym || asym_fits_cpu(s, util, uclamp_min, uclamp_max, cpu); };
     auto why = [&](CpuId cpu) {
         std::string text = idle_text(s, cpu);
         if (asym)
@@ -350,9 +386,12 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
         }
         recent = kNoCpu;
     }
+    // Built only here, where the searches that may mark it begin: the steps
+    // above return without it.
+    WakeupArgs args{waker, p, prev, sync};
     bool skip_smt_sibling = false;
-    if (s.policy) {
-        const PlacementPolicy::AfterRecentUsedCpu r = s.policy->after_recent_used_cpu(s, args, target, rec);
+    if (hooks) {
+        const PlacementPolicy::AfterRecentUsedCpu r = hooks->after_recent_used_cpu(s, args, target, rec);
         if (r.cpu != kNoCpu)
             return done(r.cpu, WakePath::Policy);
         skip_smt_sibling = r.skip_smt_sibling;
@@ -420,9 +459,22 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     return done(target, WakePath::TargetFallback);
 }
 
-[[gnu::hot]] CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
-                                       unsigned int wake_flags, DecisionRecord* rec, WakePath* path)
+}  // namespace
+
+CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
+                          DecisionRecord* rec, WakePath* path, bool sync)
 {
+    return rec ? select_idle_sibling_impl<true>(s, waker, p, prev, target, rec, path, sync)
+               : select_idle_sibling_impl<false>(s, waker, p, prev, target, nullptr, path, sync);
+}
+
+namespace {
+
+template <bool kRecord>
+[[gnu::hot]] CpuId select_task_rq_fair_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                            unsigned int wake_flags, DecisionRecord* record, WakePath* path)
+{
+    DecisionRecord* const rec = kRecord ? record : nullptr;
     assert(prev >= 0 && prev < s.machine->nr_cpus() && waker.cpu >= 0 && waker.cpu < s.machine->nr_cpus());
     const Task& t = s.task(p);
     const Task* cur = waker.task != kNoTask ? &s.task(waker.task) : nullptr;
@@ -433,6 +485,7 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     bool want_affine = false;
     int sd = -1;
     const unsigned int sd_flag = wake_flags & 0xF;
+    const PlacementPolicy* hooks = placement_hooks(s);
     if (rec)
         begin_record(*rec, s, waker, p, prev, wake_flags);
 
@@ -486,15 +539,15 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
                 note(rec, kSelectTaskRqFair, "affine domain",
                      cat(d.name, " (", d.span.to_cpulist(), ") spans waker ", cpu, " and prev ", prev,
                          cpu == prev ? ": waker is prev" : ""));
-            if (s.policy) {
-                const CpuId chosen = s.policy->before_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, rec);
+            if (hooks) {
+                const CpuId chosen = hooks->before_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, rec);
                 if (chosen != kNoCpu)
                     return finish(chosen, WakePath::Policy, chosen);
             }
             if (cpu != prev)
-                new_cpu = wake_affine(s, waker, id, p, cpu, prev, sync, rec);
-            if (s.policy) {
-                const CpuId chosen = s.policy->after_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, new_cpu, rec);
+                new_cpu = wake_affine_impl<kRecord>(s, waker, id, p, cpu, prev, sync, rec);
+            if (hooks) {
+                const CpuId chosen = hooks->after_wake_affine(s, WakeupArgs{waker, p, prev, sync}, id, new_cpu, rec);
                 if (chosen != kNoCpu)
                     return finish(chosen, WakePath::Policy, new_cpu);
             }
@@ -518,14 +571,13 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
         return finish(chosen, WakePath::SlowPath, new_cpu);
     }
     if (wake_flags & WF_TTWU) {
-        if (s.policy) {
-            const CpuId chosen =
-                s.policy->before_select_idle_sibling(s, WakeupArgs{waker, p, prev, sync}, new_cpu, rec);
+        if (hooks) {
+            const CpuId chosen = hooks->before_select_idle_sibling(s, WakeupArgs{waker, p, prev, sync}, new_cpu, rec);
             if (chosen != kNoCpu)
                 return finish(chosen, WakePath::Policy, new_cpu);
         }
         WakePath wp = WakePath::TargetFallback;
-        const CpuId chosen = select_idle_sibling(s, waker, p, prev, new_cpu, rec, &wp, sync);
+        const CpuId chosen = select_idle_sibling_impl<kRecord>(s, waker, p, prev, new_cpu, rec, &wp, sync);
         return finish(chosen, wp, new_cpu);
     }
     if (rec)
@@ -534,14 +586,29 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     return finish(new_cpu, WakePath::TargetFallback, new_cpu);
 }
 
-[[gnu::hot]] CpuId select_task_rq(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
-                                  unsigned int* wake_flags, DecisionRecord* rec, WakePath* path)
+}  // namespace
+
+CpuId select_task_rq_fair(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, unsigned int wake_flags,
+                          DecisionRecord* rec, WakePath* path)
 {
+    return rec ? select_task_rq_fair_impl<true>(s, waker, p, prev, wake_flags, rec, path)
+               : select_task_rq_fair_impl<false>(s, waker, p, prev, wake_flags, nullptr, path);
+}
+
+namespace {
+
+// Kept out of line: select_task_rq() inlining both instantiations would
+// carry the recording one's stack frame into every wakeup.
+template <bool kRecord>
+[[gnu::hot, gnu::noinline]] CpuId select_task_rq_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                                      unsigned int* wake_flags, DecisionRecord* record, WakePath* path)
+{
+    DecisionRecord* const rec = kRecord ? record : nullptr;
     const Task& t = s.task(p);
     CpuId cpu = kNoCpu;
     WakePath wp = WakePath::NotSelected;
     if (t.nr_cpus_allowed > 1) {
-        cpu = select_task_rq_fair(s, waker, p, prev, *wake_flags, rec, &wp);
+        cpu = select_task_rq_fair_impl<kRecord>(s, waker, p, prev, *wake_flags, rec, &wp);
         *wake_flags |= WF_RQ_SELECTED;
     } else {
         cpu = t.cpus_allowed.first();
@@ -562,6 +629,15 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
     if (path)
         *path = wp;
     return cpu;
+}
+
+}  // namespace
+
+[[gnu::hot]] CpuId select_task_rq(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                                  unsigned int* wake_flags, DecisionRecord* rec, WakePath* path)
+{
+    return rec ? select_task_rq_impl<true>(s, waker, p, prev, wake_flags, rec, path)
+               : select_task_rq_impl<false>(s, waker, p, prev, wake_flags, nullptr, path);
 }
 
 }  // namespace wb

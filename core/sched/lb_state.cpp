@@ -94,55 +94,83 @@ bool sched_use_asym_prio(const SchedState& s, int sd, CpuId cpu)
 
 // --- rq->cfs_tasks ------------------------------------------------------------------
 
-[[gnu::hot]] void list_remove(LoadBalanceState& lb, TaskId p)
+namespace {
+
+// Takes the entry e out of the links of c's list; its cpu and delayed mark stay.
+void cfs_tasks_unlink(LoadBalanceState& lb, CpuLbState& c, const CfsTasksLink& e)
 {
-    const auto idx = static_cast<std::size_t>(p);
-    const CpuId cpu = lb.list_cpu[idx];
-    if (cpu == kNoCpu)
-        return;
-    CpuLbState& c = lb.cpu(cpu);
-    std::vector<TaskId>& tasks = c.cfs_tasks;
-    // Most often the task just picked or queued: the head.
-    for (std::size_t i = tasks.size(); i-- > 0;) {
-        if (tasks[i] == p) {
-            tasks.erase(tasks.begin() + static_cast<std::ptrdiff_t>(i));
-            break;
-        }
-    }
-    if (lb.list_delayed[idx]) {
-        lb.list_delayed[idx] = 0;
-        --c.delayed_in_list;
-    }
-    lb.list_cpu[idx] = kNoCpu;
+    (e.prev != kNoTask ? lb.link(e.prev).next : c.tasks_front) = e.next;
+    (e.next != kNoTask ? lb.link(e.next).prev : c.tasks_back) = e.prev;
 }
 
-// list_add() at the head: the back of the vector.
+// Links p (entry e) in at the back of c's list: the kernel's list head.
+void cfs_tasks_link_head(LoadBalanceState& lb, CpuLbState& c, TaskId p, CfsTasksLink& e)
+{
+    e.prev = c.tasks_back;
+    e.next = kNoTask;
+    (c.tasks_back != kNoTask ? lb.link(c.tasks_back).next : c.tasks_front) = p;
+    c.tasks_back = p;
+}
+
+}  // namespace
+
+[[gnu::hot]] void list_remove(LoadBalanceState& lb, TaskId p)
+{
+    CfsTasksLink& e = lb.link(p);
+    if (e.cpu == kNoCpu)
+        return;
+    CpuLbState& c = lb.cpu(e.cpu);
+    cfs_tasks_unlink(lb, c, e);
+    if (e.delayed) {
+        e.delayed = false;
+        --c.delayed_in_list;
+    }
+    e.cpu = kNoCpu;
+}
+
 [[gnu::hot]] void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu)
 {
-    std::vector<TaskId>& tasks = lb.cpu(cpu).cfs_tasks;
-    if (lb.list_cpu[static_cast<std::size_t>(p)] == cpu && !tasks.empty() && tasks.back() == p) {
-        if (lb.list_delayed[static_cast<std::size_t>(p)]) {
-            lb.list_delayed[static_cast<std::size_t>(p)] = 0;
-            --lb.cpu(cpu).delayed_in_list;
+    CfsTasksLink& e = lb.link(p);
+    CpuLbState& c = lb.cpu(cpu);
+    if (e.cpu == cpu && c.tasks_back == p) {
+        if (e.delayed) {
+            e.delayed = false;
+            --c.delayed_in_list;
         }
         return;
     }
     list_remove(lb, p);
-    lb.cpu(cpu).cfs_tasks.push_back(p);
-    lb.list_cpu[static_cast<std::size_t>(p)] = cpu;
+    cfs_tasks_link_head(lb, c, p, e);
+    e.cpu = cpu;
+}
+
+void list_move_head(LoadBalanceState& lb, TaskId p)
+{
+    CfsTasksLink& e = lb.link(p);
+    CpuLbState& c = lb.cpu(e.cpu);
+    if (c.tasks_back == p)
+        return;
+    cfs_tasks_unlink(lb, c, e);
+    cfs_tasks_link_head(lb, c, p, e);
 }
 
 void list_prune(const SchedState& s, LoadBalanceState& lb, CpuId cpu)
 {
-    std::vector<TaskId>& tasks = lb.cpu(cpu).cfs_tasks;
-    for (std::size_t i = 0; i < tasks.size();) {
-        const Task& t = s.task(tasks[i]);
-        if (t.cpu == cpu && t.se.on_rq) {
-            ++i;
-            continue;
-        }
-        list_remove(lb, tasks[i]);
+    for (TaskId q = lb.cpu(cpu).tasks_front; q != kNoTask;) {
+        const TaskId next = lb.link(q).next;
+        const Task& t = s.task(q);
+        if (t.cpu != cpu || !t.se.on_rq)
+            list_remove(lb, q);
+        q = next;
     }
+}
+
+std::vector<TaskId> cfs_tasks(const LoadBalanceState& lb, CpuId cpu)
+{
+    std::vector<TaskId> out;
+    for (TaskId q = lb.cpu(cpu).tasks_front; q != kNoTask; q = lb.link(q).next)
+        out.push_back(q);
+    return out;
 }
 
 // --- State ----------------------------------------------------------------------------
@@ -198,8 +226,7 @@ LoadBalanceState make_load_balance_state(const SchedState& s)
             lb.groups[id].push_back(std::move(info));
         }
     }
-    lb.list_cpu.assign(s.tasks.size(), kNoCpu);
-    lb.list_delayed.assign(s.tasks.size(), 0);
+    lb.links.assign(s.tasks.size(), CfsTasksLink{});
     lb.max_allowed_capacity.assign(s.tasks.size(), -1);
     return lb;
 }
@@ -221,9 +248,8 @@ LbEnv make_lb_env(const SchedState& s, CpuId balance_cpu, int sd_pos, CpuIdleTyp
 void lb_task_created(LoadBalanceState& lb, TaskId p)
 {
     const auto idx = static_cast<std::size_t>(p);
-    if (lb.list_cpu.size() <= idx) {
-        lb.list_cpu.resize(idx + 1, kNoCpu);
-        lb.list_delayed.resize(idx + 1, 0);
+    if (lb.links.size() <= idx) {
+        lb.links.resize(idx + 1);
         lb.max_allowed_capacity.resize(idx + 1, -1);
     }
 }
@@ -231,10 +257,10 @@ void lb_task_created(LoadBalanceState& lb, TaskId p)
 [[gnu::hot]] void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p)
 {
     const Task& t = s.task(p);
-    const auto idx = static_cast<std::size_t>(p);
-    if (lb.list_cpu[idx] == t.cpu && lb.list_delayed[idx]) {
+    CfsTasksLink& e = lb.link(p);
+    if (e.cpu == t.cpu && e.delayed) {
         // Woken in place: it never left the list.
-        lb.list_delayed[idx] = 0;
+        e.delayed = false;
         --lb.cpu(t.cpu).delayed_in_list;
     } else {
         list_add_head(lb, p, t.cpu);
@@ -246,13 +272,13 @@ void lb_task_created(LoadBalanceState& lb, TaskId p)
 
 [[gnu::hot]] void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool delayed)
 {
-    const auto idx = static_cast<std::size_t>(p);
     if (!delayed) {
         list_remove(lb, p);
         return;
     }
-    if (lb.list_cpu[idx] == cpu && !lb.list_delayed[idx]) {
-        lb.list_delayed[idx] = 1;
+    CfsTasksLink& e = lb.link(p);
+    if (e.cpu == cpu && !e.delayed) {
+        e.delayed = true;
         ++lb.cpu(cpu).delayed_in_list;
     }
 }
@@ -261,14 +287,13 @@ void lb_task_created(LoadBalanceState& lb, TaskId p)
 {
     CpuLbState& c = lb.cpu(cpu);
     if (c.delayed_in_list) {
-        std::vector<TaskId>& tasks = c.cfs_tasks;
-        for (std::size_t i = 0; i < tasks.size();) {
-            const TaskId q = tasks[i];
+        for (TaskId q = c.tasks_front; q != kNoTask;) {
+            const CfsTasksLink& e = lb.link(q);
+            const TaskId next = e.next;
             const Task& t = s.task(q);
-            if (lb.list_delayed[static_cast<std::size_t>(q)] && (!t.se.on_rq || t.cpu != cpu))
+            if (e.delayed && (!t.se.on_rq || t.cpu != cpu))
                 list_remove(lb, q);
-            else
-                ++i;
+            q = next;
         }
     }
     // set_next_task_fair(): the picked task goes to the head.

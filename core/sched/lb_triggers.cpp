@@ -144,64 +144,78 @@ void sched_balance_domains(SchedState& s, LoadBalanceState& lb, CpuId cpu, CpuId
         lb.cpu(cpu).next_balance = next_balance;
 }
 
+namespace {
+
+// The attempt proper of sched_balance_newidle(), from the lowest domain up.
+// Out of line because most calls stop at the first tests: the caller then
+// does not save the registers this walk needs.
+[[gnu::noinline]] int newidle_balance_domains(SchedState& s, LoadBalanceState& lb, CpuId cpu, Rng& rng, LbOutcome& out,
+                                              std::uint64_t* next_balance)
+{
+    Rq& rq = s.rq(cpu);
+    CpuLbState& c = lb.cpu(cpu);
+    int pulled = 0;
+    ++lb.counters.newidle_attempts;
+    sched_balance_update_blocked_averages(s, lb, cpu);
+    std::int64_t curr_cost = 0;
+    bool continue_balancing = true;
+    const int n = chain_size(s, cpu);
+    for (int pos = 0; pos < n; ++pos) {
+        const SchedDomain& sd = s.domains->domain(domain_id(s, cpu, pos));
+        SdRuntime& rt = c.sd[static_cast<std::size_t>(pos)];
+        update_next_balance(s, lb, sd, rt, next_balance);
+        if (rq.avg_idle < curr_cost + rt.max_newidle_lb_cost)
+            break;
+        if (sd.flags & SD_BALANCE_NEWIDLE) {
+            unsigned weight = 1;
+            if (s.feats(Feat::NI_RANDOM) && rt.newidle_ratio < 1024) {
+                // A 1024-sided die: try in proportion to recent success,
+                // and weigh a success by how rarely we try.
+                const auto d1k = static_cast<unsigned>(rng.below(1024));
+                weight = 1 + rt.newidle_ratio;
+                if (d1k > weight) {
+                    update_newidle_stats(s, rt, 0);
+                    continue;
+                }
+                weight = (1024 + weight / 2) / weight;
+            }
+            const Time before = out.cost;
+            pulled = sched_balance_rq(s, lb, cpu, pos, CpuIdleType::NewlyIdle, &continue_balancing, out);
+            const std::int64_t domain_cost = (out.cost - before).ns();
+            curr_cost += domain_cost;
+            update_newidle_cost(s, rt, domain_cost, pulled ? weight : 0);
+        }
+        if (pulled || !continue_balancing)
+            break;
+    }
+    rq.max_idle_balance_cost = std::max(rq.max_idle_balance_cost, curr_cost);
+    if (rq.cfs.h_nr_queued && !pulled)
+        pulled = 1;
+    return pulled;
+}
+
+}  // namespace
+
 [[gnu::hot]] int sched_balance_newidle(SchedState& s, LoadBalanceState& lb, CpuId cpu, Rng& rng, LbOutcome& out)
 {
     Rq& rq = s.rq(cpu);
     CpuLbState& c = lb.cpu(cpu);
-    std::uint64_t next_balance = lb_jiffies(s) + static_cast<std::uint64_t>(lb_hz(s));
-    int pulled = 0;
-
     update_misfit_status(s, lb, kNoTask, cpu);
     // A wakeup is on its way: no need to look for work.
     if (rq.ttwu_pending)
         return 0;
     // The attempt counts as idle time.
     rq.idle_stamp = s.now;
-    const int n = chain_size(s, cpu);
-    if (n > 0) {
-        const SchedDomain& lowest = s.domains->domain(domain_id(s, cpu, 0));
+    std::uint64_t next_balance = lb_jiffies(s) + static_cast<std::uint64_t>(lb_hz(s));
+    int pulled = 0;
+    if (chain_size(s, cpu) > 0) {
         const SdRuntime& rt0 = c.sd[0];
         // Nothing anywhere to pull, or this CPU will not idle long enough to
         // pay for even the cheapest attempt.
-        if (!lb.overloaded || rq.avg_idle < rt0.max_newidle_lb_cost) {
-            update_next_balance(s, lb, lowest, rt0, &next_balance);
-        } else {
-            ++lb.counters.newidle_attempts;
-            sched_balance_update_blocked_averages(s, lb, cpu);
-            std::int64_t curr_cost = 0;
-            bool continue_balancing = true;
-            for (int pos = 0; pos < n; ++pos) {
-                const SchedDomain& sd = s.domains->domain(domain_id(s, cpu, pos));
-                SdRuntime& rt = c.sd[static_cast<std::size_t>(pos)];
-                update_next_balance(s, lb, sd, rt, &next_balance);
-                if (rq.avg_idle < curr_cost + rt.max_newidle_lb_cost)
-                    break;
-                if (sd.flags & SD_BALANCE_NEWIDLE) {
-                    unsigned weight = 1;
-                    if (s.feats(Feat::NI_RANDOM) && rt.newidle_ratio < 1024) {
-                        // A 1024-sided die: try in proportion to recent success,
-                        // and weigh a success by how rarely we try.
-                        const auto d1k = static_cast<unsigned>(rng.below(1024));
-                        weight = 1 + rt.newidle_ratio;
-                        if (d1k > weight) {
-                            update_newidle_stats(s, rt, 0);
-                            continue;
-                        }
-                        weight = (1024 + weight / 2) / weight;
-                    }
-                    const Time before = out.cost;
-                    pulled = sched_balance_rq(s, lb, cpu, pos, CpuIdleType::NewlyIdle, &continue_balancing, out);
-                    const std::int64_t domain_cost = (out.cost - before).ns();
-                    curr_cost += domain_cost;
-                    update_newidle_cost(s, rt, domain_cost, pulled ? weight : 0);
-                }
-                if (pulled || !continue_balancing)
-                    break;
-            }
-            rq.max_idle_balance_cost = std::max(rq.max_idle_balance_cost, curr_cost);
-            if (rq.cfs.h_nr_queued && !pulled)
-                pulled = 1;
-        }
+        if (!lb.overloaded || rq.avg_idle < rt0.max_newidle_lb_cost)
+            update_next_balance(s, lb, s.domains->domain(domain_id(s, cpu, 0)), rt0, &next_balance);
+        else
+            pulled = newidle_balance_domains(s, lb, cpu, rng, out, &next_balance);
     }
     c.next_balance = std::min(c.next_balance, next_balance);
     if (pulled) {

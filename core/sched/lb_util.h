@@ -75,11 +75,13 @@ inline int domain_id(const SchedState& s, CpuId cpu, int pos)
     return s.domains->domains_of(cpu)[static_cast<std::size_t>(pos)];
 }
 
-// rq->cfs_tasks (lb_state.cpp): list_del(), list_add() at the head, and
-// dropping entries whose task is no longer queued on cpu (a delayed dequeue
-// completed where the engine does not see it).
+// rq->cfs_tasks (lb_state.cpp): list_del(), list_add() at the head,
+// list_move() of an entry of the list to its head (keeping its delayed
+// mark), and dropping entries whose task is no longer queued on cpu (a
+// delayed dequeue completed where the engine does not see it).
 void list_remove(LoadBalanceState& lb, TaskId p);
 void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu);
+void list_move_head(LoadBalanceState& lb, TaskId p);
 void list_prune(const SchedState& s, LoadBalanceState& lb, CpuId cpu);
 
 inline const GroupLbInfo& group_info(const LoadBalanceState& lb, int sd, int gi)

@@ -227,9 +227,9 @@ int detach_tasks(SchedState& s, LoadBalanceState& lb, LbEnv& env)
         return 0;
 
     const SdRuntime& rt = lb.cpu(env.balance_cpu).sd[static_cast<std::size_t>(env.sd_pos)];
-    std::vector<TaskId>& tasks = lb.cpu(env.src_cpu).cfs_tasks;
+    const CpuLbState& tasks = lb.cpu(env.src_cpu);
     int detached = 0;
-    while (!tasks.empty()) {
+    while (tasks.tasks_front != kNoTask) {
         // Never take the last task: the source would do the same to us.
         if (env.idle != CpuIdleType::NotIdle && src.nr_running <= 1)
             break;
@@ -241,7 +241,7 @@ int detach_tasks(SchedState& s, LoadBalanceState& lb, LbEnv& env)
             env.flags |= LBF_NEED_BREAK;
             break;
         }
-        const TaskId p = tasks.front();
+        const TaskId p = tasks.tasks_front;
         const Task& t = s.task(p);
         bool take = can_migrate_task(s, lb, p, env);
         if (take) {
@@ -277,8 +277,7 @@ int detach_tasks(SchedState& s, LoadBalanceState& lb, LbEnv& env)
         }
         if (!take) {
             // list_move() to the head: the next candidate comes up.
-            tasks.erase(tasks.begin());
-            tasks.push_back(p);
+            list_move_head(lb, p);
             continue;
         }
         if (detach_task(s, lb, p, env.dst_cpu))
@@ -483,7 +482,7 @@ TaskId active_balance_pick(SchedState& s, LoadBalanceState& lb, CpuId busiest, C
     env.stopper = true;
     list_prune(s, lb, busiest);
     // detach_one_task(): from the back of the list, the first that may go.
-    for (TaskId p : lb.cpu(busiest).cfs_tasks) {
+    for (TaskId p = lb.cpu(busiest).tasks_front; p != kNoTask; p = lb.link(p).next) {
         if (!can_migrate_task(s, lb, p, env))
             continue;
         sd_runtime(lb, target, pos).nr_balance_failed = 0;

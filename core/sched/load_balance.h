@@ -96,9 +96,22 @@ struct CpuLbState {
     std::uint64_t last_blocked_load_update_tick = 0;
     unsigned nohz_flags = 0;
     // rq->cfs_tasks: the queued fair tasks, least recently queued or picked
-    // first; the balancer takes from the front.
-    std::vector<TaskId> cfs_tasks;
-    int delayed_in_list = 0;  // entries kept while their task sleeps as a delayed entity
+    // first; the balancer takes from the front. Linked through
+    // LoadBalanceState::links as the kernel's list is, so
+    // that the engine's report of every enqueue, dequeue and pick moves an
+    // entry with a few stores (cfs_tasks() copies it out).
+    TaskId tasks_front = kNoTask;
+    TaskId tasks_back = kNoTask;  // the kernel's list head: the most recent
+    int delayed_in_list = 0;      // entries kept while their task sleeps as a delayed entity
+};
+
+// A task's entry in rq->cfs_tasks: one record per task, so that moving it
+// touches one cache line.
+struct CfsTasksLink {
+    CpuId cpu = kNoCpu;     // whose list holds it
+    TaskId prev = kNoTask;  // towards the front
+    TaskId next = kNoTask;  // towards the back (the head)
+    bool delayed = false;   // kept while the task sleeps as a delayed entity
 };
 
 struct NohzState {
@@ -133,16 +146,20 @@ struct LoadBalanceState {
     CpuId serialize_owner = kNoCpu;
     Time cost_per_cpu;   // reading one CPU's runqueue statistics (remote_rq_access)
     Time cost_per_move;  // detaching and attaching one task (two runqueue locks)
-    // Per task: the CPU whose cfs_tasks list holds it, whether its entry
-    // is kept for a delayed dequeue, and p->max_allowed_capacity (-1 unknown).
-    std::vector<CpuId> list_cpu;
-    std::vector<char> list_delayed;
+    // Per task: its place in a cfs_tasks list, and p->max_allowed_capacity
+    // (-1 unknown).
+    std::vector<CfsTasksLink> links;
     std::vector<long> max_allowed_capacity;
     LbCounters counters;
 
     CpuLbState& cpu(CpuId c) { return cpus[static_cast<std::size_t>(c)]; }
     const CpuLbState& cpu(CpuId c) const { return cpus[static_cast<std::size_t>(c)]; }
+    CfsTasksLink& link(TaskId p) { return links[static_cast<std::size_t>(p)]; }
+    const CfsTasksLink& link(TaskId p) const { return links[static_cast<std::size_t>(p)]; }
 };
+
+// cpu's rq->cfs_tasks, front (least recent) first: for tests and reports.
+std::vector<TaskId> cfs_tasks(const LoadBalanceState& lb, CpuId cpu);
 
 // Builds the balancer's state for s's machine and domains: intervals and
 // newidle statistics as sd_init() sets them, group facts, an empty nohz mask.

@@ -62,9 +62,10 @@ const CpuMask* cluster_group_span(const SchedState& s, int sd_llc, CpuId target)
 CpuId policy_return(const SchedState& s, TaskId p, WakeupArgs* wake, IdleSearchReturn where, CpuId cpu, bool idle_core,
                     const CpuMask& cpus, DecisionRecord* rec)
 {
-    if (!s.policy || cpu == kNoCpu)
+    const PlacementPolicy* hooks = placement_hooks(s);
+    if (!hooks || cpu == kNoCpu)
         return cpu;
-    const CpuId other = s.policy->idle_search_return(s, p, where, cpu, idle_core, cpus, rec);
+    const CpuId other = hooks->idle_search_return(s, p, where, cpu, idle_core, cpus, rec);
     if (other == kNoCpu)
         return cpu;
     if (wake)
@@ -109,8 +110,9 @@ CpuId select_idle_core(const SchedState& s, TaskId p, CpuId core, CpuMask& cpus,
             note(rec, kSelectIdleCore, "idle core", cat("every thread of cpu ", core, "'s core idle"), core);
         return policy_return(s, p, wake, IdleSearchReturn::SelectIdleCore, core, true, cpus, rec);
     }
-    if (s.policy && wake) {
-        const CpuId cpu = s.policy->select_idle_core_busy(s, *wake, core, cpus, rec);
+    const PlacementPolicy* hooks = placement_hooks(s);
+    if (hooks && wake) {
+        const CpuId cpu = hooks->select_idle_core_busy(s, *wake, core, cpus, rec);
         if (cpu != kNoCpu) {
             wake->policy_placed = true;
             return cpu;

@@ -59,6 +59,22 @@ TEST(PolicyRegistry, BaselineChangesNothing)
     EXPECT_FALSE(opt.smt_asym_packing);
 }
 
+TEST(PolicyRegistry, OnlyAPatchHasItsPlacementHooksCalled)
+{
+    World w("llc=2,core=4,smt=2");
+    EXPECT_EQ(placement_hooks(w.s), nullptr);
+    const std::unique_ptr<PlacementPolicy> baseline = make_policy("baseline");
+    w.s.policy = baseline.get();
+    EXPECT_EQ(placement_hooks(w.s), nullptr);
+    // A composite of parts always has its hooks called: they ask the parts.
+    const std::unique_ptr<PlacementPolicy> composite = make_policy("baseline+sis-sync-stack");
+    w.s.policy = composite.get();
+    EXPECT_EQ(placement_hooks(w.s), composite.get());
+    const std::unique_ptr<PlacementPolicy> patch = make_policy("sync-waker-v3");
+    w.s.policy = patch.get();
+    EXPECT_EQ(placement_hooks(w.s), patch.get());
+}
+
 TEST(PolicyRegistry, SwitchesAndTheirCanonicalSpec)
 {
     const std::unique_ptr<PlacementPolicy> p = make_policy("sync-waker-v3:smt_check=off,fits=on");

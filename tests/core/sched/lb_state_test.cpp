@@ -56,24 +56,24 @@ TEST(CfsTasks, QueuedAndPickedTasksGoToTheHeadTheBalancerTakesFromTheTail)
     const TaskId a = w.queue_on(0);
     const TaskId b = w.queue_on(0);
     const TaskId c = w.queue_on(0);
-    EXPECT_EQ(w.lb.cpu(0).cfs_tasks, (std::vector<TaskId>{a, b, c}));
+    EXPECT_EQ(cfs_tasks(w.lb, 0), (std::vector<TaskId>{a, b, c}));
     ASSERT_EQ(pick_next_task_fair(w.s, 0), a);
     lb_task_picked(w.s, w.lb, 0, a);
-    EXPECT_EQ(w.lb.cpu(0).cfs_tasks, (std::vector<TaskId>{b, c, a}));
+    EXPECT_EQ(cfs_tasks(w.lb, 0), (std::vector<TaskId>{b, c, a}));
 
     // A task sleeping as a delayed entity keeps its place, and keeps it
     // when woken in place.
     lb_task_dequeued(w.lb, b, 0, true);
-    EXPECT_EQ(w.lb.cpu(0).cfs_tasks, (std::vector<TaskId>{b, c, a}));
+    EXPECT_EQ(cfs_tasks(w.lb, 0), (std::vector<TaskId>{b, c, a}));
     EXPECT_EQ(w.lb.cpu(0).delayed_in_list, 1);
     lb_task_enqueued(w.s, w.lb, b);
-    EXPECT_EQ(w.lb.cpu(0).cfs_tasks, (std::vector<TaskId>{b, c, a}));
+    EXPECT_EQ(cfs_tasks(w.lb, 0), (std::vector<TaskId>{b, c, a}));
     EXPECT_EQ(w.lb.cpu(0).delayed_in_list, 0);
 
     // A task that leaves the queue leaves the list.
     lb_task_dequeued(w.lb, c, 0, false);
-    EXPECT_EQ(w.lb.cpu(0).cfs_tasks, (std::vector<TaskId>{b, a}));
-    EXPECT_EQ(w.lb.list_cpu[static_cast<std::size_t>(c)], kNoCpu);
+    EXPECT_EQ(cfs_tasks(w.lb, 0), (std::vector<TaskId>{b, a}));
+    EXPECT_EQ(w.lb.link(c).cpu, kNoCpu);
 }
 
 TEST(CfsTasks, AMovedTaskJoinsTheHeadOfItsNewList)
@@ -83,10 +83,10 @@ TEST(CfsTasks, AMovedTaskJoinsTheHeadOfItsNewList)
     const TaskId b = w.queue_on(0);
     const TaskId d = w.run_on(1);
     EXPECT_TRUE(detach_task(w.s, w.lb, b, 1));
-    EXPECT_EQ(w.lb.cpu(0).cfs_tasks.size(), 1u);
+    EXPECT_EQ(cfs_tasks(w.lb, 0).size(), 1u);
     attach_task(w.s, w.lb, b, 1);
-    EXPECT_EQ(w.lb.cpu(1).cfs_tasks, (std::vector<TaskId>{d, b}));
-    EXPECT_EQ(w.lb.list_cpu[static_cast<std::size_t>(b)], 1);
+    EXPECT_EQ(cfs_tasks(w.lb, 1), (std::vector<TaskId>{d, b}));
+    EXPECT_EQ(w.lb.link(b).cpu, 1);
     // A second runnable task on CPU 1: the root domain is overloaded.
     EXPECT_TRUE(w.lb.overloaded);
 }

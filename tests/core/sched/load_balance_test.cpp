@@ -96,6 +96,28 @@ TEST(SchedBalanceRq, MisfitToABiggerIdleCpuBecomesAnActiveBalance)
     EXPECT_EQ(w.s.rq(0).nr_running, 0u);
 }
 
+TEST(SchedBalanceRq, ATaskThatMayNotMoveGoesToTheHeadOfItsList)
+{
+    Lb w("core=4");
+    const TaskId a = w.run_on(0);
+    const TaskId pinned = w.queue_on(0, CpuMask::of(4, {0}));
+    const TaskId c = w.queue_on(0);
+    w.run_on(1);
+    w.signals(0, 1024, 3072, 3072);
+    w.signals(1, 1024, 1024, 1024);
+    ASSERT_EQ(cfs_tasks(w.lb, 0), (std::vector<TaskId>{a, pinned, c}));
+
+    bool more = true;
+    LbOutcome out;
+    EXPECT_EQ(sched_balance_rq(w.s, w.lb, 3, w.pos(3, "MC"), CpuIdleType::Idle, &more, out), 1);
+    ASSERT_EQ(out.moved.size(), 1u);
+    EXPECT_EQ(out.moved[0].p, c);
+    // The running task and the pinned one were passed over, each
+    // list_move()d to the head in turn, so they keep their order.
+    EXPECT_EQ(cfs_tasks(w.lb, 0), (std::vector<TaskId>{a, pinned}));
+    EXPECT_EQ(cfs_tasks(w.lb, 3), (std::vector<TaskId>{c}));
+}
+
 TEST(CanMigrateTask, CacheHotUntilBalancingFailedMoreThanCacheNiceTries)
 {
     Lb w("core=2,smt=2");  // SMT {0,1} {2,3}, MC {0-3} (cache_nice_tries 1)
