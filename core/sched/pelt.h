@@ -55,8 +55,10 @@ bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long loa
 // sums grow, the averages wait), and a task and its runqueue are brought to
 // the same `now` one after the other, the second of two updates in one
 // event stopping at the first test; only a period boundary needs the decay.
-inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
-                             double scale)
+// Always: GCC would otherwise keep one out-of-line copy for the fair class's
+// many callers, and the call costs as much as the update.
+[[gnu::always_inline]] inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load,
+                                                    unsigned long runnable, int running, double scale)
 {
     if (now < sa.last_update_time) {
         // Time never goes backwards in the simulator; resync rather than wrap.
