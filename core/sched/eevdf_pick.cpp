@@ -252,11 +252,13 @@ PreemptAction preempt_sync(const SchedState& s, unsigned wake_flags, const Sched
     return next;
 }
 
-[[gnu::hot]] bool update_curr(SchedState& s, CpuId cpu)
+namespace {
+
+// update_curr() with a task to charge. Not inlined into it, so that the
+// call with nothing running (every enqueue on an idle CPU) returns before
+// this part's register saves.
+[[gnu::hot, gnu::noinline]] bool charge_curr(SchedState& s, CpuId cpu, CfsRq& cfs)
 {
-    CfsRq& cfs = s.rq(cpu).cfs;
-    if (cfs.curr == kNoTask)
-        return false;
     SchedEntity& se = se_of(s, cfs.curr);
     const std::int64_t now = s.now.ns();
     const std::int64_t delta = now - static_cast<std::int64_t>(se.exec_start);
@@ -275,6 +277,16 @@ PreemptAction preempt_sync(const SchedState& s, unsigned wake_flags, const Sched
         return true;
     }
     return false;
+}
+
+}  // namespace
+
+[[gnu::hot]] bool update_curr(SchedState& s, CpuId cpu)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    if (cfs.curr == kNoTask)
+        return false;
+    return charge_curr(s, cpu, cfs);
 }
 
 bool task_tick_fair(SchedState& s, CpuId cpu)
