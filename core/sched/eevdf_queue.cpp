@@ -313,7 +313,8 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
     CfsRq& cfs = s.rq(cpu).cfs;
     SchedEntity& se = se_of(s, p);
     const std::int64_t avruntime = rebase_avg_vruntime(s, cfs);
-    std::int64_t vlag = entity_lag(s, cfs, se, avruntime);
+    // An entity at V (a CPU's only entity always is) has no lag to clamp.
+    std::int64_t vlag = avruntime == se.vruntime ? 0 : entity_lag(s, cfs, se, avruntime);
     if (se.sched_delayed) {
         // It was delayed because its lag was negative; waiting must not make
         // that debt grow, nor (DELAY_ZERO) turn it into credit.
@@ -445,13 +446,17 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
         util_est_dequeue(s, cfs, se);
     clear_buddies(cfs, pid);
     update_curr(s, cpu);
-    update_entity_lag(s, cpu, pid);
+    const bool lag_clamped = update_entity_lag(s, cpu, pid);
 
     // DELAY_DEQUEUE: a sleeper that has received more than its share stays
     // queued, competing, until it is eligible again and picked, so that a
-    // short sleep cannot shed the debt.
+    // short sleep cannot shed the debt. Eligible means lag >= 0, and the lag
+    // just stored is V - vruntime unless clamped (p is not delayed here): V
+    // is the weighted average rounded down, and for an integer vruntime
+    // floor(avg) >= vruntime exactly when avg >= vruntime, which is what
+    // entity_eligible() tests.
     if (!delayed && s.feats(Feat::DELAY_DEQUEUE) && sleep && !(flags & DEQUEUE_SPECIAL) &&
-        !entity_eligible(s, cpu, pid)) {
+        !(lag_clamped ? entity_eligible(s, cpu, pid) : se.vlag >= 0)) {
         update_load_avg(s, cpu, pid, UPDATE_UTIL_EST);
         set_delayed(cfs, se);
         return false;
