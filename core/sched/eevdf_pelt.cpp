@@ -3,8 +3,8 @@
 // The EEVDF fair runqueue's PELT glue: attach and detach (update_load_avg
 // itself is inline in eevdf_internal.h), removal on migration,
 // migrate_task_rq_fair / set_task_cpu / move_queued_task_fair /
-// task_dead_fair, and the initial and runqueue-level averages. Where the model differs from the kernel is noted in
-// eevdf_internal.h.
+// task_dead_fair, and the initial and runqueue-level averages. Where the
+// model differs from the kernel is noted in eevdf_internal.h.
 #include <algorithm>
 #include <stdexcept>
 
