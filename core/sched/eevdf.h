@@ -195,6 +195,7 @@ void post_init_entity_util_avg(SchedState& s, TaskId p);
 void update_cfs_rq_load_avg(SchedState& s, CpuId cpu);
 
 // The `scale` PELT uses on cpu: capacity x speed / 1024, at most 1.
+// make_sched_state() keeps it in Rq::pelt_scale, which PELT reads.
 double pelt_scale(const SchedState& s, CpuId cpu);
 
 // util_est at the end of an activation (§10.5), on the task's averages:

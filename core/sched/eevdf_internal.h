@@ -73,7 +73,54 @@ bool vruntime_eligible(const SchedState& s, const CfsRq& cfs, std::int64_t vrunt
 void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id);
 void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id);
 
-// Defined in eevdf_pelt.cpp.
-void update_load_avg(SchedState& s, CpuId cpu, TaskId id, unsigned flags);
+// PELT time runs one period ahead of simulated time: a last_update_time of
+// 0 means "not attached to a runqueue" (new or migrated), and a run starts
+// at time 0.
+inline constexpr std::uint64_t kPeltClockOffset = std::uint64_t{kPeltPeriodUs} << 10;
+
+inline std::uint64_t pelt_now(const SchedState& s)
+{
+    return static_cast<std::uint64_t>(s.now.ns()) + kPeltClockOffset;
+}
+
+// Defined in eevdf_pelt.cpp: update_load_avg()'s rare actions.
+void attach_entity_load_avg(CfsRq& cfs, SchedEntity& se);
+void detach_entity_load_avg(CfsRq& cfs, const SchedEntity& se);
+
+// update_load_avg(): brings the task and its runqueue to now with the state
+// they had since their last update, then applies the attach / detach /
+// util_est action. Always called before the state changes. Inline: a pipe
+// wakeup runs it three times, and inside each caller the flags are known
+// and the runqueue and entity already at hand, which leaves little more
+// than the two updates themselves.
+[[gnu::always_inline]] inline void update_load_avg(SchedState& s, CpuId cpu, TaskId id, unsigned flags)
+{
+    Rq& rq = s.rq(cpu);
+    CfsRq& cfs = rq.cfs;
+    SchedEntity& se = se_of(s, id);
+    const std::uint64_t now = pelt_now(s);
+
+    if (se.avg.last_update_time) {
+        // A delayed entity is queued (it still weighs on the queue) but no
+        // longer runnable: it will be dequeued the moment it is picked.
+        const bool changed =
+            update_sched_avg(se.avg, now, se.on_rq ? se.weight : 0, se.on_rq && !se.sched_delayed ? 1 : 0,
+                             cfs.curr == id ? 1 : 0, rq.pelt_scale);
+        if (changed && s.feats(Feat::UTIL_EST))
+            se.util_avg_unchanged = false;
+    }
+    update_sched_avg(cfs.avg, now, static_cast<unsigned long>(cfs.load_weight), cfs.h_nr_runnable,
+                     cfs.curr != kNoTask ? 1 : 0, rq.pelt_scale);
+
+    if (!se.avg.last_update_time && (flags & DO_ATTACH))
+        attach_entity_load_avg(cfs, se);
+    else if (flags & DO_DETACH)
+        detach_entity_load_avg(cfs, se);
+
+    if ((flags & UPDATE_UTIL_EST) && s.feats(Feat::UTIL_EST) && !se.util_avg_unchanged) {
+        util_est_update(se.avg);
+        se.util_avg_unchanged = true;
+    }
+}
 
 }  // namespace wb::eevdf_detail

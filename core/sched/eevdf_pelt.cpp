@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// The EEVDF fair runqueue's PELT glue: update_load_avg with attach, detach
-// and util_est, removal on migration, migrate_task_rq_fair / set_task_cpu /
-// move_queued_task_fair / task_dead_fair, and the initial and runqueue-level
-// averages. Where the model differs from the kernel is noted in
-// eevdf_internal.h.
+// The EEVDF fair runqueue's PELT glue: attach and detach (update_load_avg
+// itself is inline in eevdf_internal.h), removal on migration,
+// migrate_task_rq_fair / set_task_cpu / move_queued_task_fair /
+// task_dead_fair, and the initial and runqueue-level averages. Where the
+// model differs from the kernel is noted in eevdf_internal.h.
 #include <algorithm>
 #include <stdexcept>
 
@@ -18,26 +18,6 @@ using namespace eevdf_detail;
 namespace {
 
 constexpr std::uint32_t kPeltMinDivider = kLoadAvgMax - 1024;
-
-// PELT time runs one period ahead of simulated time: a last_update_time of
-// 0 means "not attached to a runqueue" (new or migrated), and a run starts
-// at time 0.
-constexpr std::uint64_t kPeltClockOffset = std::uint64_t{kPeltPeriodUs} << 10;
-
-std::uint64_t pelt_now(const SchedState& s)
-{
-    return static_cast<std::uint64_t>(s.now.ns()) + kPeltClockOffset;
-}
-
-// --- PELT around the queue ---------------------------------------------------
-
-// update_cfs_rq_load_avg() for a caller that has the clock and the CPU's
-// scale at hand (update_load_avg() has, for the task).
-void update_cfs_avg(CfsRq& cfs, std::uint64_t now, double scale)
-{
-    update_sched_avg(cfs.avg, now, static_cast<unsigned long>(cfs.load_weight), cfs.h_nr_runnable,
-                     cfs.curr != kNoTask ? 1 : 0, scale);
-}
 
 // sub_positive(): rounding must never take an average below zero.
 template <typename T>
@@ -58,47 +38,6 @@ void clamp_sums(SchedAvg& sa)
 std::uint32_t pelt_divider(const SchedAvg& sa)
 {
     return kPeltMinDivider + sa.period_contrib;
-}
-
-// attach_entity_load_avg(): a task arriving on a runqueue brings its
-// averages; its sums are rebuilt on the runqueue's period position.
-void attach_entity_load_avg(CfsRq& cfs, SchedEntity& se)
-{
-    SchedAvg& sa = se.avg;
-    const std::uint32_t divider = pelt_divider(cfs.avg);
-    sa.last_update_time = cfs.avg.last_update_time;
-    sa.period_contrib = cfs.avg.period_contrib;
-    sa.util_sum = static_cast<std::uint32_t>(sa.util_avg * divider);
-    sa.runnable_sum = static_cast<std::uint64_t>(sa.runnable_avg) * divider;
-    const std::uint64_t load_sum = static_cast<std::uint64_t>(sa.load_avg) * divider;
-    sa.load_sum = se.weight < load_sum ? load_sum / se.weight * se.weight : se.weight;
-
-    cfs.avg.load_avg += sa.load_avg;
-    cfs.avg.load_sum += sa.load_sum;
-    cfs.avg.util_avg += sa.util_avg;
-    cfs.avg.util_sum += sa.util_sum;
-    cfs.avg.runnable_avg += sa.runnable_avg;
-    cfs.avg.runnable_sum += sa.runnable_sum;
-    clamp_sums(cfs.avg);
-}
-
-void detach_entity_load_avg(CfsRq& cfs, const SchedEntity& se)
-{
-    sub_positive(cfs.avg.load_avg, se.avg.load_avg);
-    sub_positive(cfs.avg.load_sum, se.avg.load_sum);
-    sub_positive(cfs.avg.util_avg, se.avg.util_avg);
-    sub_positive(cfs.avg.util_sum, se.avg.util_sum);
-    sub_positive(cfs.avg.runnable_avg, se.avg.runnable_avg);
-    sub_positive(cfs.avg.runnable_sum, se.avg.runnable_sum);
-    clamp_sums(cfs.avg);
-}
-
-void util_est_update_task(SchedState& s, SchedEntity& se)
-{
-    if (!s.feats(Feat::UTIL_EST) || se.util_avg_unchanged)
-        return;
-    util_est_update(se.avg);
-    se.util_avg_unchanged = true;
 }
 
 // remove_entity_load_avg(): a task leaving for another CPU takes its
@@ -136,33 +75,37 @@ void remove_entity_load_avg(SchedState& s, CpuId cpu, TaskId id)
 
 namespace eevdf_detail {
 
-// update_load_avg(): brings the task and its runqueue to now with the state
-// they had since their last update, then applies the attach / detach /
-// util_est action. Always called before the state changes.
-[[gnu::hot]] void update_load_avg(SchedState& s, CpuId cpu, TaskId id, unsigned flags)
+// attach_entity_load_avg(): a task arriving on a runqueue brings its
+// averages; its sums are rebuilt on the runqueue's period position.
+void attach_entity_load_avg(CfsRq& cfs, SchedEntity& se)
 {
-    CfsRq& cfs = s.rq(cpu).cfs;
-    SchedEntity& se = se_of(s, id);
-    const std::uint64_t now = pelt_now(s);
-    const double scale = pelt_scale(s, cpu);
+    SchedAvg& sa = se.avg;
+    const std::uint32_t divider = pelt_divider(cfs.avg);
+    sa.last_update_time = cfs.avg.last_update_time;
+    sa.period_contrib = cfs.avg.period_contrib;
+    sa.util_sum = static_cast<std::uint32_t>(sa.util_avg * divider);
+    sa.runnable_sum = static_cast<std::uint64_t>(sa.runnable_avg) * divider;
+    const std::uint64_t load_sum = static_cast<std::uint64_t>(sa.load_avg) * divider;
+    sa.load_sum = se.weight < load_sum ? load_sum / se.weight * se.weight : se.weight;
 
-    if (se.avg.last_update_time) {
-        // A delayed entity is queued (it still weighs on the queue) but no
-        // longer runnable: it will be dequeued the moment it is picked.
-        const bool changed = update_sched_avg(se.avg, now, se.on_rq ? se.weight : 0,
-                                              se.on_rq && !se.sched_delayed ? 1 : 0, cfs.curr == id ? 1 : 0, scale);
-        if (changed && s.feats(Feat::UTIL_EST))
-            se.util_avg_unchanged = false;
-    }
-    update_cfs_avg(cfs, now, scale);
+    cfs.avg.load_avg += sa.load_avg;
+    cfs.avg.load_sum += sa.load_sum;
+    cfs.avg.util_avg += sa.util_avg;
+    cfs.avg.util_sum += sa.util_sum;
+    cfs.avg.runnable_avg += sa.runnable_avg;
+    cfs.avg.runnable_sum += sa.runnable_sum;
+    clamp_sums(cfs.avg);
+}
 
-    if (!se.avg.last_update_time && (flags & DO_ATTACH))
-        attach_entity_load_avg(cfs, se);
-    else if (flags & DO_DETACH)
-        detach_entity_load_avg(cfs, se);
-
-    if (flags & UPDATE_UTIL_EST)
-        util_est_update_task(s, se);
+void detach_entity_load_avg(CfsRq& cfs, const SchedEntity& se)
+{
+    sub_positive(cfs.avg.load_avg, se.avg.load_avg);
+    sub_positive(cfs.avg.load_sum, se.avg.load_sum);
+    sub_positive(cfs.avg.util_avg, se.avg.util_avg);
+    sub_positive(cfs.avg.util_sum, se.avg.util_sum);
+    sub_positive(cfs.avg.runnable_avg, se.avg.runnable_avg);
+    sub_positive(cfs.avg.runnable_sum, se.avg.runnable_sum);
+    clamp_sums(cfs.avg);
 }
 
 }  // namespace eevdf_detail
@@ -267,7 +210,9 @@ void post_init_entity_util_avg(SchedState& s, TaskId pid)
 
 void update_cfs_rq_load_avg(SchedState& s, CpuId cpu)
 {
-    update_cfs_avg(s.rq(cpu).cfs, pelt_now(s), pelt_scale(s, cpu));
+    Rq& rq = s.rq(cpu);
+    update_sched_avg(rq.cfs.avg, pelt_now(s), static_cast<unsigned long>(rq.cfs.load_weight), rq.cfs.h_nr_runnable,
+                     rq.cfs.curr != kNoTask ? 1 : 0, rq.pelt_scale);
 }
 
 double pelt_scale(const SchedState& s, CpuId cpu)

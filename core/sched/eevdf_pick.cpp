@@ -183,17 +183,15 @@ PreemptAction preempt_sync(const SchedState& s, unsigned wake_flags, const Sched
 
 }  // namespace
 
-[[gnu::hot]] TaskId pick_eevdf(const SchedState& s, CpuId cpu, bool protect)
+namespace {
+
+// pick_eevdf() among two or more queued entities. Out of line, so that the
+// common pick of a CPU's only task (one entity: nothing to choose, no
+// eligibility test) is a few inline instructions.
+[[gnu::hot, gnu::noinline]] TaskId pick_eevdf_among(const SchedState& s, CpuId cpu, const CfsRq& cfs, bool protect)
 {
-    const CfsRq& cfs = s.rq(cpu).cfs;
-    if (!cfs.h_nr_queued)
-        return kNoTask;
     TaskId curr = cfs.curr;
     const TaskId first = cfs.queue.empty() ? kNoTask : cfs.queue.front();
-
-    // One entity: nothing to choose, skip the eligibility tests.
-    if (cfs.h_nr_queued == 1)
-        return curr != kNoTask && se_of(s, curr).on_rq ? curr : first;
 
     // The next buddy changes latency, not fairness: it must be eligible.
     if (s.feats(Feat::PICK_BUDDY) && protect && cfs.next != kNoTask && entity_eligible(s, cpu, cfs.next))
@@ -218,6 +216,21 @@ PreemptAction preempt_sync(const SchedState& s, unsigned wake_flags, const Sched
     if (best == kNoTask)
         best = first;
     return best;
+}
+
+}  // namespace
+
+[[gnu::hot]] TaskId pick_eevdf(const SchedState& s, CpuId cpu, bool protect)
+{
+    const CfsRq& cfs = s.rq(cpu).cfs;
+    if (!cfs.h_nr_queued)
+        return kNoTask;
+    if (cfs.h_nr_queued > 1)
+        return pick_eevdf_among(s, cpu, cfs, protect);
+    // One entity: nothing to choose, skip the eligibility tests.
+    if (cfs.curr != kNoTask && se_of(s, cfs.curr).on_rq)
+        return cfs.curr;
+    return cfs.queue.empty() ? kNoTask : cfs.queue.front();
 }
 
 [[gnu::hot]] TaskId pick_next_task_fair(SchedState& s, CpuId cpu)
@@ -252,11 +265,13 @@ PreemptAction preempt_sync(const SchedState& s, unsigned wake_flags, const Sched
     return next;
 }
 
-[[gnu::hot]] bool update_curr(SchedState& s, CpuId cpu)
+namespace {
+
+// update_curr() with a task to charge. Not inlined into it, so that the
+// call with nothing running (every enqueue on an idle CPU) returns before
+// this part's register saves.
+[[gnu::hot, gnu::noinline]] bool charge_curr(SchedState& s, CpuId cpu, CfsRq& cfs)
 {
-    CfsRq& cfs = s.rq(cpu).cfs;
-    if (cfs.curr == kNoTask)
-        return false;
     SchedEntity& se = se_of(s, cfs.curr);
     const std::int64_t now = s.now.ns();
     const std::int64_t delta = now - static_cast<std::int64_t>(se.exec_start);
@@ -275,6 +290,16 @@ PreemptAction preempt_sync(const SchedState& s, unsigned wake_flags, const Sched
         return true;
     }
     return false;
+}
+
+}  // namespace
+
+[[gnu::hot]] bool update_curr(SchedState& s, CpuId cpu)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    if (cfs.curr == kNoTask)
+        return false;
+    return charge_curr(s, cpu, cfs);
 }
 
 bool task_tick_fair(SchedState& s, CpuId cpu)

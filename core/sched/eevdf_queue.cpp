@@ -76,13 +76,6 @@ std::uint64_t calc_delta(std::uint64_t delta, std::uint64_t weight, std::uint32_
     return static_cast<std::uint64_t>((static_cast<u128>(delta) * static_cast<std::uint32_t>(fact)) >> shift);
 }
 
-std::int64_t tick_nsec(const SchedState& s)
-{
-    const double hz = s.machine ? s.machine->costs[Cost::hz] : 250.0;
-    const auto h = static_cast<std::int64_t>(hz > 0 ? hz : 250.0);
-    return (1000000000 + h / 2) / h;
-}
-
 std::int64_t entity_key(const CfsRq& cfs, const SchedEntity& se)
 {
     return se.vruntime - cfs.zero_vruntime;
@@ -130,6 +123,15 @@ std::int64_t avg_vruntime_delta(const SchedState& s, const CfsRq& cfs)
     return curr ? curr->vruntime - cfs.zero_vruntime : 0;
 }
 
+// avg_vruntime() for the callers in this file, which have cfs at hand:
+// inline, as it is a few instructions and they run at every enqueue and
+// dequeue.
+[[gnu::always_inline]] inline std::int64_t rebase_avg_vruntime(const SchedState& s, CfsRq& cfs)
+{
+    update_zero_vruntime(cfs, avg_vruntime_delta(s, cfs));
+    return cfs.zero_vruntime;
+}
+
 std::uint64_t cfs_rq_max_slice(const SchedState& s, const CfsRq& cfs)
 {
     std::uint64_t slice = 0;
@@ -144,7 +146,7 @@ std::uint64_t cfs_rq_max_slice(const SchedState& s, const CfsRq& cfs)
 // tick, as virtual time of this entity.
 std::int64_t entity_lag(const SchedState& s, const CfsRq& cfs, const SchedEntity& se, std::int64_t avruntime)
 {
-    const std::uint64_t max_slice = cfs_rq_max_slice(s, cfs) + static_cast<std::uint64_t>(tick_nsec(s));
+    const std::uint64_t max_slice = cfs_rq_max_slice(s, cfs) + static_cast<std::uint64_t>(s.tick_nsec);
     const auto limit = static_cast<std::int64_t>(calc_delta_fair(max_slice, se));
     return std::clamp(avruntime - se.vruntime, -limit, limit);
 }
@@ -237,19 +239,28 @@ bool vruntime_eligible(const SchedState& s, const CfsRq& cfs, std::int64_t vrunt
 {
     const SchedEntity& se = se_of(s, id);
     sum_w_vruntime_add(cfs, se);
+    std::vector<TaskId>& queue = cfs.queue;
     // Equal deadlines go after the ones already there, as rb_add_cached does.
-    auto pos =
-        std::upper_bound(cfs.queue.begin(), cfs.queue.end(), se.deadline,
-                         [&s](std::int64_t deadline, TaskId other) { return deadline < se_of(s, other).deadline; });
-    cfs.queue.insert(pos, id);
+    // Most often that is the end (the queue empty, or the latest deadline):
+    // checked first, it saves the search and the general insert.
+    if (queue.empty() || se_of(s, queue.back()).deadline <= se.deadline) {
+        queue.push_back(id);
+        return;
+    }
+    auto pos = std::upper_bound(queue.begin(), queue.end(), se.deadline, [&s](std::int64_t deadline, TaskId other) {
+        return deadline < se_of(s, other).deadline;
+    });
+    queue.insert(pos, id);
 }
 
 [[gnu::hot]] void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id)
 {
-    auto it = std::find(cfs.queue.begin(), cfs.queue.end(), id);
-    if (it == cfs.queue.end())
+    std::vector<TaskId>& queue = cfs.queue;
+    // The pick takes the leftmost entity most often: no search for it.
+    auto it = !queue.empty() && queue.front() == id ? queue.begin() : std::find(queue.begin(), queue.end(), id);
+    if (it == queue.end())
         throw std::logic_error("eevdf: task " + std::to_string(id) + " is not in the tree");
-    cfs.queue.erase(it);
+    queue.erase(it);
     sum_w_vruntime_sub(cfs, se_of(s, id));
 }
 
@@ -283,9 +294,7 @@ void set_load_weight(Task& p)
 
 [[gnu::hot]] std::int64_t avg_vruntime(SchedState& s, CpuId cpu)
 {
-    CfsRq& cfs = s.rq(cpu).cfs;
-    update_zero_vruntime(cfs, avg_vruntime_delta(s, cfs));
-    return cfs.zero_vruntime;
+    return rebase_avg_vruntime(s, s.rq(cpu).cfs);
 }
 
 std::int64_t cfs_avg_vruntime(const SchedState& s, CpuId cpu)
@@ -303,8 +312,9 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     SchedEntity& se = se_of(s, p);
-    const std::int64_t avruntime = avg_vruntime(s, cpu);
-    std::int64_t vlag = entity_lag(s, cfs, se, avruntime);
+    const std::int64_t avruntime = rebase_avg_vruntime(s, cfs);
+    // An entity at V (a CPU's only entity always is) has no lag to clamp.
+    std::int64_t vlag = avruntime == se.vruntime ? 0 : entity_lag(s, cfs, se, avruntime);
     if (se.sched_delayed) {
         // It was delayed because its lag was negative; waiting must not make
         // that debt grow, nor (DELAY_ZERO) turn it into credit.
@@ -320,7 +330,7 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     SchedEntity& se = se_of(s, p);
-    const std::int64_t vruntime = avg_vruntime(s, cpu);
+    const std::int64_t vruntime = rebase_avg_vruntime(s, cfs);
     bool update_zero = false;
     std::int64_t lag = 0;
 
@@ -436,13 +446,17 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
         util_est_dequeue(s, cfs, se);
     clear_buddies(cfs, pid);
     update_curr(s, cpu);
-    update_entity_lag(s, cpu, pid);
+    const bool lag_clamped = update_entity_lag(s, cpu, pid);
 
     // DELAY_DEQUEUE: a sleeper that has received more than its share stays
     // queued, competing, until it is eligible again and picked, so that a
-    // short sleep cannot shed the debt.
+    // short sleep cannot shed the debt. Eligible means lag >= 0, and the lag
+    // just stored is V - vruntime unless clamped (p is not delayed here): V
+    // is the weighted average rounded down, and for an integer vruntime
+    // floor(avg) >= vruntime exactly when avg >= vruntime, which is what
+    // entity_eligible() tests.
     if (!delayed && s.feats(Feat::DELAY_DEQUEUE) && sleep && !(flags & DEQUEUE_SPECIAL) &&
-        !entity_eligible(s, cpu, pid)) {
+        !(lag_clamped ? entity_eligible(s, cpu, pid) : se.vlag >= 0)) {
         update_load_avg(s, cpu, pid, UPDATE_UTIL_EST);
         set_delayed(cfs, se);
         return false;

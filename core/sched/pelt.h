@@ -42,8 +42,10 @@ inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load
 // CPU of this scale (capacity x speed / 1024, taken within [0, 1]).
 inline std::uint32_t pelt_scaled_contrib(std::uint32_t contrib, double scale)
 {
-    scale = std::clamp(scale, 0.0, 1.0);
-    return scale >= 1.0 ? contrib : static_cast<std::uint32_t>(static_cast<double>(contrib) * scale);
+    // Full capacity at full speed, the common case, tested first.
+    if (scale >= 1.0)
+        return contrib;
+    return static_cast<std::uint32_t>(static_cast<double>(contrib) * std::max(scale, 0.0));
 }
 
 // update_sched_avg() across a period boundary: `delta` 1024-ns units since
@@ -55,8 +57,10 @@ bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long loa
 // sums grow, the averages wait), and a task and its runqueue are brought to
 // the same `now` one after the other, the second of two updates in one
 // event stopping at the first test; only a period boundary needs the decay.
-inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load, unsigned long runnable, int running,
-                             double scale)
+// Always: GCC would otherwise keep one out-of-line copy for the fair class's
+// many callers, and the call costs as much as the update.
+[[gnu::always_inline]] inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load,
+                                                    unsigned long runnable, int running, double scale)
 {
     if (now < sa.last_update_time) {
         // Time never goes backwards in the simulator; resync rather than wrap.

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "sched/eevdf.h"
+
 namespace wb {
 
 namespace {
@@ -39,10 +41,7 @@ std::uint64_t SchedState::jiffies_uncached() const
 
 [[gnu::hot]] std::int64_t SchedState::base_slice() const
 {
-    // tunable_scaling = LOG: factor 1 + ilog2(min(online CPUs, 8)).
-    const unsigned int n = static_cast<unsigned int>(std::min(machine->nr_cpus(), 8));
-    const int factor = 1 + (std::bit_width(n) - 1);
-    return tunables.base_slice_normalized * factor;
+    return tunables.base_slice_normalized * slice_factor;
 }
 
 SchedState make_sched_state(const Machine& machine, const SchedDomains& domains, const FeatureSet& feats)
@@ -51,12 +50,19 @@ SchedState make_sched_state(const Machine& machine, const SchedDomains& domains,
     s.machine = &machine;
     s.domains = &domains;
     s.feats = feats;
+    // tunable_scaling = LOG: factor 1 + ilog2(min(online CPUs, 8)).
+    const auto scaled_cpus = static_cast<unsigned int>(std::min(machine.nr_cpus(), 8));
+    s.slice_factor = 1 + (std::bit_width(scaled_cpus) - 1);
+    const double hz = machine.costs[Cost::hz];
+    const auto h = static_cast<std::int64_t>(hz > 0 ? hz : 250.0);
+    s.tick_nsec = (1000000000 + h / 2) / h;
     s.rqs.resize(static_cast<std::size_t>(machine.nr_cpus()));
     for (const CpuTopo& c : machine.cpus) {
         Rq& rq = s.rqs[static_cast<std::size_t>(c.cpu)];
         rq.cpu = c.cpu;
         rq.cpu_capacity = c.capacity;
         rq.cpu_capacity_orig = c.capacity;
+        rq.pelt_scale = pelt_scale(s, c.cpu);
         rq.avg_idle = 2 * s.tunables.migration_cost;
         rq.max_idle_balance_cost = s.tunables.migration_cost;
     }

@@ -59,6 +59,12 @@ struct SchedState {
     };
     mutable JiffyCache jiffy_cache;
 
+    // Worked out from the machine by make_sched_state(), because the fair
+    // class reads them at every enqueue and dequeue and the machine does not
+    // change during a run.
+    int slice_factor = 1;                // base_slice()'s LOG scaling: 1 + ilog2(min(nr_cpus, 8))
+    std::int64_t tick_nsec = 4'000'000;  // TICK_NSEC at the machine's HZ
+
     Rq& rq(CpuId cpu) { return rqs[static_cast<std::size_t>(cpu)]; }
     const Rq& rq(CpuId cpu) const { return rqs[static_cast<std::size_t>(cpu)]; }
     Task& task(TaskId id) { return tasks[static_cast<std::size_t>(id)]; }

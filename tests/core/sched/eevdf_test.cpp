@@ -516,6 +516,31 @@ TEST(EevdfDelayDequeue, EligibleSleeperLeavesAtOnce)
     EXPECT_EQ(r.s.rq(0).nr_running, 1u);
 }
 
+// The sleep dequeue judges eligibility from the lag it has just stored; it
+// must agree with the exact, cross-multiplied test, also just past V where
+// the rounding of V matters and with weights that do not divide evenly.
+TEST(EevdfDelayDequeue, DelayedExactlyWhenIneligible)
+{
+    std::mt19937 rng(20261130);
+    int delayed = 0, left = 0;
+    for (int round = 0; round < 300; ++round) {
+        Rig r("core=2");
+        const int tasks = 2 + static_cast<int>(rng() % 3);
+        for (int i = 0; i < tasks; ++i)
+            r.wake(0, static_cast<int>(rng() % 7) - 3);
+        const TaskId curr = pick_next_task_fair(r.s, 0);
+        r.advance(Time::ns(static_cast<std::int64_t>(rng() % 2 ? rng() % 4 : rng() % 2000000)));
+        update_curr(r.s, 0);
+        const bool eligible = entity_eligible(r.s, 0, curr);
+        r.s.task(curr).state = TaskState::Sleeping;
+        EXPECT_EQ(dequeue_task_fair(r.s, 0, curr, DEQUEUE_SLEEP), eligible) << "round " << round;
+        ++(eligible ? left : delayed);
+        r.expect_consistent();
+    }
+    EXPECT_GT(delayed, 0);
+    EXPECT_GT(left, 0);
+}
+
 TEST(EevdfMigration, PeltLeavesTheOldRunqueueAndJoinsTheNew)
 {
     Rig r("core=2");
