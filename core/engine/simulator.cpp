@@ -328,6 +328,9 @@ void Simulator::retime_segment(CpuId cpu)
     start_segment(cpu);
 }
 
+// Its callers (context_switch(), go_idle()) have just called
+// note_rq_change() for `cpu` at this instant, which closed the
+// idle-while-waiting interval that idle_cpus_ changes here.
 [[gnu::hot]] void Simulator::set_busy(CpuId cpu, bool busy)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
@@ -336,7 +339,6 @@ void Simulator::retime_segment(CpuId cpu)
     CpuTimes& times = metrics_.cpu_times[static_cast<std::size_t>(cpu)];
     (c.busy ? times.busy : times.idle) += s_.now - c.last_change;
     c.last_change = s_.now;
-    note_rq_change(cpu);
     idle_cpus_ += busy ? -1 : 1;
     c.busy = busy;
     for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)])
