@@ -30,6 +30,7 @@
 #include "sched/select_idle.h"
 #include "topology/distance.h"
 #include "workload/os_noise.h"
+#include "workload/pipe.h"
 
 namespace wb {
 
@@ -40,8 +41,9 @@ namespace {
 // the division the slowest instruction of a segment: skip both.
 std::int64_t scale_by_speed(std::int64_t ns, double speed, bool divide)
 {
-    constexpr std::int64_t kExact = std::int64_t{1} << 53;
-    if (speed == 1.0 && ns < kExact && ns > -kExact)
+    // |ns| < 2^53, as one unsigned comparison (the sum wraps below zero).
+    constexpr std::uint64_t kExact = std::uint64_t{1} << 53;
+    if (speed == 1.0 && static_cast<std::uint64_t>(ns) + (kExact - 1) < 2 * kExact - 1)
         return ns;
     const double x = static_cast<double>(ns);
     return static_cast<std::int64_t>(divide ? x / speed : x * speed);
@@ -71,6 +73,7 @@ Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOpt
 #endif
     checking_ = checking_ || opt_.check;
     noise_ = dynamic_cast<OsNoise*>(workload_.get());
+    pipe_ = dynamic_cast<PipeWorkload*>(user_workload_);
     s_ = make_sched_state(machine_, domains_, opt_.features);
     s_.policy = opt_.policy;
     lb_ = make_load_balance_state(s_);
@@ -182,6 +185,24 @@ TaskId Simulator::create_task(const TaskSpec& spec)
     return s_.tasks.back().id;
 }
 
+// OsNoise::next_step() hands every task but its kworkers to the inner
+// workload; asking that directly skips a virtual call per step. The pipe's
+// step is called as what it is, so that it inlines here.
+[[gnu::hot]] inline Step Simulator::workload_step(TaskId p)
+{
+    if (noise_ && noise_->owns(p))
+        return noise_->next_step(*this, p);
+    if (pipe_)
+        return pipe_->step(*this, p);
+    return user_workload_->next_step(*this, p);
+}
+
+// OsNoise::done() is the inner workload's.
+[[gnu::hot]] inline bool Simulator::workload_done() const
+{
+    return pipe_ ? pipe_->done() : user_workload_->done();
+}
+
 bool Simulator::run()
 {
     run_until(opt_.time_limit);
@@ -206,8 +227,7 @@ bool Simulator::run()
         dispatch(e);
         if (checking_)
             check_after_event(e.target);
-        // OsNoise::done() is the inner workload's.
-        if (user_workload_->done() && !finished_) {
+        if (workload_done() && !finished_) {
             finished_ = true;
             end_time_ = s_.now;
             metrics_.events += events_.take_ghosts_before(e.at, e.seq);
@@ -318,14 +338,19 @@ double Simulator::effective_speed(CpuId cpu) const
     events_.arm(segment_slot(cpu), s_.now + duration, kSegmentEnd, cpu);
 }
 
-// A sibling changed between busy and idle: the segment runs at a new speed.
-void Simulator::retime_segment(CpuId cpu)
+// `cpu` changed between busy and idle: its SMT siblings' segments run at a
+// new speed. Out of line: inlined, it made every set_busy() save and restore
+// the registers that settling and restarting a segment need, on machines
+// without SMT too.
+[[gnu::noinline]] void Simulator::retime_siblings(CpuId cpu)
 {
-    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
-    if (!c.busy || s_.rq(cpu).curr == kNoTask)
-        return;
-    settle_progress(cpu);
-    start_segment(cpu);
+    for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)]) {
+        const CpuExec& c = cpu_[static_cast<std::size_t>(other)];
+        if (!c.busy || s_.rq(other).curr == kNoTask)
+            continue;
+        settle_progress(other);
+        start_segment(other);
+    }
 }
 
 // Its callers (context_switch(), go_idle()) have just called
@@ -341,8 +366,8 @@ void Simulator::retime_segment(CpuId cpu)
     c.last_change = s_.now;
     idle_cpus_ += busy ? -1 : 1;
     c.busy = busy;
-    for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)])
-        retime_segment(other);
+    if (!smt_siblings_[static_cast<std::size_t>(cpu)].empty())
+        retime_siblings(cpu);
 }
 
 void Simulator::on_segment_end(CpuId cpu)
@@ -363,9 +388,7 @@ void Simulator::on_segment_end(CpuId cpu)
 {
     const TaskId p = s_.rq(cpu).curr;
     current_cpu_ = cpu;
-    // OsNoise::next_step() hands every task but its kworkers to the inner
-    // workload; asking that directly skips a virtual call per step.
-    const Step step = noise_ && noise_->owns(p) ? noise_->next_step(*this, p) : user_workload_->next_step(*this, p);
+    const Step step = workload_step(p);
     current_cpu_ = kNoCpu;
     // Taken only now: the step may have created tasks, moving the tables.
     TaskExec& t = task_[static_cast<std::size_t>(p)];

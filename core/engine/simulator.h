@@ -39,6 +39,7 @@
 namespace wb {
 
 class OsNoise;
+class PipeWorkload;
 class PlacementPolicy;
 
 struct SimOptions {
@@ -157,8 +158,10 @@ private:
 
     // Execution of the running task's steps.
     void run_next_step(CpuId cpu);
+    Step workload_step(TaskId p);
+    bool workload_done() const;
     void start_segment(CpuId cpu);
-    void retime_segment(CpuId cpu);
+    void retime_siblings(CpuId cpu);
     void settle_progress(CpuId cpu);
     double effective_speed(CpuId cpu) const;
     void set_busy(CpuId cpu, bool busy);
@@ -194,6 +197,7 @@ private:
     Workload* user_workload_;             // the workload as given (initialised before workload_ wraps it)
     std::unique_ptr<Workload> workload_;  // it, or OsNoise around it
     OsNoise* noise_ = nullptr;            // workload_ when it is OsNoise: steps and done() skip the wrapper
+    PipeWorkload* pipe_ = nullptr;        // user_workload_ when it is the pipe: its steps inline into the run loop
     SimOptions opt_;
     Rng rng_;
     FutureEvents events_;
