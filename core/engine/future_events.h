@@ -281,7 +281,10 @@ private:
         sift_up(timers_++, t);
     }
     // Replaces the pending event of t's slot, which is at `pos`, by t.
-    void rearm(int pos, Timer t)
+    // Out of line: most arms find their slot free, and inlined into them
+    // this path (a ghost's append can grow the vector) made every caller
+    // save registers and set up a stack frame.
+    [[gnu::noinline]] void rearm(int pos, Timer t)
     {
         if (pos == kSoonest) {
             ghosts_.push_back(soonest_.key);
