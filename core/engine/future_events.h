@@ -81,19 +81,13 @@ public:
             rearm(s.pos, t);
     }
 
+    // Inline for the common call, on a slot with nothing pending (an idle
+    // entry's segment end, already fired).
     void cancel(int timer)
     {
-        Slot& s = slot(timer);
-        if (s.pos == kUnarmed)
-            return;
-        if (s.pos == kSoonest) {
-            ghosts_.push_back(soonest_.key);
-            release_soonest();
-            return;
-        }
-        const auto pos = static_cast<std::size_t>(s.pos);
-        ghosts_.push_back(timer_heap_[pos].key);
-        remove_timer_at(pos);
+        const int pos = slot(timer).pos;
+        if (pos != kUnarmed)
+            cancel_pending(pos);
     }
 
     bool armed(int timer) const { return slots_[static_cast<std::size_t>(timer)].pos != kUnarmed; }
@@ -279,6 +273,18 @@ private:
             return;
         }
         sift_up(timers_++, t);
+    }
+    // Cancels the event at `pos` (kSoonest or in the heap).
+    [[gnu::noinline]] void cancel_pending(int pos)
+    {
+        if (pos == kSoonest) {
+            ghosts_.push_back(soonest_.key);
+            release_soonest();
+            return;
+        }
+        const auto at = static_cast<std::size_t>(pos);
+        ghosts_.push_back(timer_heap_[at].key);
+        remove_timer_at(at);
     }
     // Replaces the pending event of t's slot, which is at `pos`, by t.
     // Out of line: most arms find their slot free, and inlined into them

@@ -128,6 +128,10 @@ private:
         // The cpuidle governor's memory: the last idle periods, as the
         // menu governor's typical-interval detection keeps them.
         IdleHistory idle_history;
+        // The idle state pick_idle_state() last chose, and for which
+        // prediction (none yet: predictions are never negative).
+        std::int64_t picked_for_ns = -1;
+        int picked_state = -1;
     };
 
     // What a task is doing beyond its sched entity.
