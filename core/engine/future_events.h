@@ -62,9 +62,7 @@ public:
     void push(const Event& e)
     {
         const Once o{{e.at.ns(), next_seq_++}, e.arg, e.kind, e.target};
-        std::vector<Once>& heap = o.key.at - clock_ < kNearNs ? once_ : later_;
-        heap.push_back(o);
-        std::push_heap(heap.begin(), heap.end(), OnceLater{});
+        (o.key.at - clock_ < kNearNs ? once_ : later_).push(o);
         first_once_ = std::min(first_once_, o.key);
     }
 
@@ -160,8 +158,52 @@ private:
         int kind;
         int target;
     };
-    struct OnceLater {
-        bool operator()(const Once& a, const Once& b) const { return b.key < a.key; }
+    // A binary heap of one-off events, earliest first. Its storage grows
+    // out of line, so that a push is a store and a short sift with no
+    // reallocation code around it (std::vector's made every push save and
+    // restore six registers).
+    class OnceHeap {
+    public:
+        bool empty() const { return n_ == 0; }
+        const Once& front() const { return v_[0]; }
+        void push(const Once& o)
+        {
+            if (n_ == v_.size())
+                grow();
+            std::size_t pos = n_++;
+            while (pos > 0) {
+                const std::size_t parent = (pos - 1) / 2;
+                if (!(o.key < v_[parent].key))
+                    break;
+                v_[pos] = v_[parent];
+                pos = parent;
+            }
+            v_[pos] = o;
+        }
+        Once pop()
+        {
+            const Once top = v_[0];
+            const Once last = v_[--n_];
+            std::size_t pos = 0;
+            for (;;) {
+                std::size_t child = 2 * pos + 1;
+                if (child >= n_)
+                    break;
+                if (child + 1 < n_ && v_[child + 1].key < v_[child].key)
+                    ++child;
+                if (!(v_[child].key < last.key))
+                    break;
+                v_[pos] = v_[child];
+                pos = child;
+            }
+            v_[pos] = last;
+            return top;
+        }
+
+    private:
+        [[gnu::noinline]] void grow() { v_.resize(std::max<std::size_t>(16, 2 * v_.size())); }
+        std::vector<Once> v_;  // the first n_ entries
+        std::size_t n_ = 0;
     };
     struct Timer {
         Key key;
@@ -202,7 +244,7 @@ private:
     // pop_due() when the earliest event is a one-off or in the timer heap.
     [[gnu::hot]] bool pop_due_from_heaps(Time until, Event& e)
     {
-        const std::vector<Once>* heap = once_.empty() ? &later_ : &once_;
+        OnceHeap* heap = once_.empty() ? &later_ : &once_;
         if (!later_.empty() && later_.front().key < heap->front().key)
             heap = &later_;
         const Timer* timer = soonest_.slot != kUnarmed ? &soonest_ : timers_ > 0 ? &timer_heap_.front() : nullptr;
@@ -222,14 +264,11 @@ private:
         } else {
             if (heap->empty() || heap->front().key.at > until.ns())
                 return false;
-            std::vector<Once>& h = heap == &once_ ? once_ : later_;
-            std::pop_heap(h.begin(), h.end(), OnceLater{});
-            const Once& o = h.back();
+            const Once o = heap->pop();
             key = o.key;
             e.kind = o.kind;
             e.target = o.target;
             e.arg = o.arg;
-            h.pop_back();
             first_once_ = kNever;
             if (!once_.empty())
                 first_once_ = once_.front().key;
@@ -388,8 +427,8 @@ private:
         return n;
     }
 
-    std::vector<Once> once_;
-    std::vector<Once> later_;
+    OnceHeap once_;
+    OnceHeap later_;
     Key first_once_ = kNever;        // the earliest key in once_ and later_: one comparison tells a timer comes first
     std::int64_t clock_ = 0;         // time of the last popped event
     std::vector<Timer> timer_heap_;  // the first timers_ entries, sized for every slot once

@@ -13,6 +13,13 @@
 // either way. Kicking the nohz balancer is a function-call IPI (wakeup_ipi
 // plus the balancer's idle exit), not counted in the metrics' IPIs; the
 // reschedule IPIs an attach sends and the stopper's wakeup are.
+//
+// The small steps of a pipe wakeup's path (the dispatch of an event, a
+// segment end, schedule()'s switch or idle entry, settling and the busy
+// and waiting counts) are always inlined into the run loop and schedule():
+// out of line, each level saved and restored up to six registers on every
+// event, as much as many of them do. Their rare branches stay out of line
+// (retime_siblings(), FutureEvents::rearm()).
 #include "engine/simulator.h"
 
 #include <algorithm>
@@ -313,7 +320,7 @@ double Simulator::effective_speed(CpuId cpu) const
 }
 
 // Credits the running task with the work done since the segment (re)started.
-[[gnu::hot]] void Simulator::settle_progress(CpuId cpu)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::settle_progress(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     const TaskId p = s_.rq(cpu).curr;
@@ -633,7 +640,7 @@ void Simulator::on_resched(CpuId cpu)
 // The CPU wakes from its idle state: avg_idle and the governor learn how
 // long the period was, counted to the wake-up event, not to the end of the
 // exit latency the state itself added.
-[[gnu::hot]] void Simulator::leave_idle(CpuId cpu)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::leave_idle(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Rq& rq = s_.rq(cpu);
@@ -648,7 +655,7 @@ void Simulator::on_resched(CpuId cpu)
     rq.idle_state = -1;
 }
 
-[[gnu::hot]] void Simulator::arm_tick(CpuId cpu)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::arm_tick(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     if (c.tick_armed)
@@ -872,7 +879,7 @@ void Simulator::close_accounting()
 
 // Accumulates the time some CPU sat idle while another had a task waiting,
 // then refreshes `cpu`'s part of those counts after its runqueue changed.
-[[gnu::hot]] void Simulator::note_rq_change(CpuId cpu)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::note_rq_change(CpuId cpu)
 {
     if (idle_cpus_ > 0 && waiting_cpus_ > 0)
         metrics_.idle_while_waiting += s_.now - last_waiting_change_;
