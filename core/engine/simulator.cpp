@@ -250,15 +250,21 @@ bool Simulator::run()
     return finished_;
 }
 
+// Every CPU starts idle, in the state the governor picks for a quiet CPU.
+// Cold and out of line: go_idle() inlined here for the start would sit in
+// the middle of the run loop's code, in the instruction cache.
+[[gnu::cold, gnu::noinline]] void Simulator::start()
+{
+    started_ = true;
+    for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
+        go_idle(cpu);
+    workload_->setup(*this);
+}
+
 [[gnu::hot]] bool Simulator::run_until(Time until)
 {
-    if (!started_) {
-        started_ = true;
-        // Every CPU starts idle, in the state the governor picks for a quiet CPU.
-        for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
-            go_idle(cpu);
-        workload_->setup(*this);
-    }
+    if (!started_)
+        start();
     const Time stop = std::min(until, opt_.time_limit);
     Event e;
     while (!finished_ && events_.pop_due(stop, e)) {

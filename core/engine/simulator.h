@@ -147,6 +147,7 @@ private:
     };
 
     // Event handling.
+    void start();
     void dispatch(const Event& e);
     void on_segment_end(CpuId cpu);
     void on_wakeup_arrive(CpuId cpu, TaskId p);
