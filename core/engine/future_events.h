@@ -9,7 +9,11 @@
 //   pending per slot, in an indexed heap over the slots. Re-arming or
 //   cancelling a slot moves its pending event in place instead of leaving a
 //   stale copy behind, so the heap holds only live events (a handful per
-//   busy CPU) however often segments are cut short or ticks stopped.
+//   busy CPU) however often segments are cut short or ticks stopped. The
+//   earliest timer is usually a segment end armed on the event just popped
+//   and popped as the next event (a task's steps, one after the other);
+//   while it is earlier than every timer in the heap it is held beside the
+//   heap instead, so arming and popping it skip the sifts.
 //
 // Every event gets a sequence number when scheduled, from one counter, and
 // events at the same instant fire in that order, whichever part holds them:
@@ -50,6 +54,7 @@ public:
         // At most one entry per slot: the heap never grows past n.
         timer_heap_.assign(n, Timer{});
         timers_ = 0;
+        soonest_.slot = kUnarmed;
     }
 
     std::uint64_t scheduled() const { return next_seq_; }
@@ -57,47 +62,36 @@ public:
     void push(const Event& e)
     {
         const Once o{{e.at.ns(), next_seq_++}, e.arg, e.kind, e.target};
-        std::vector<Once>& heap = o.key.at - clock_ < kNearNs ? once_ : later_;
-        heap.push_back(o);
-        std::push_heap(heap.begin(), heap.end(), OnceLater{});
+        (o.key.at - clock_ < kNearNs ? once_ : later_).push(o);
+        first_once_ = std::min(first_once_, o.key);
     }
 
     // Schedules slot `timer` at `at`; a pending event of the slot is cancelled.
     [[gnu::hot]] void arm(int timer, Time at, int kind, int target)
     {
         Slot& s = slot(timer);
-        const Key key{at.ns(), next_seq_++};
+        const Timer t{{at.ns(), next_seq_++}, timer};
         s.kind = kind;
         s.target = target;
-        if (s.pos < 0) {
-            sift_up(timers_++, {key, timer});
-            return;
-        }
-        const auto pos = static_cast<std::size_t>(s.pos);
-        const Key old = timer_heap_[pos].key;
-        ghosts_.push_back(old);
-        // Time never goes backwards and seq only grows, but a new segment
-        // may end before the one it replaces.
-        if (key < old)
-            sift_up(pos, {key, timer});
+        if (s.pos == kUnarmed)
+            insert(t);
         else
-            sift_down(pos, {key, timer});
+            rearm(s.pos, t);
     }
 
+    // Inline for the common call, on a slot with nothing pending (an idle
+    // entry's segment end, already fired).
     void cancel(int timer)
     {
-        Slot& s = slot(timer);
-        if (s.pos < 0)
-            return;
-        const auto pos = static_cast<std::size_t>(s.pos);
-        ghosts_.push_back(timer_heap_[pos].key);
-        remove_timer_at(pos);
+        const int pos = slot(timer).pos;
+        if (pos != kUnarmed)
+            cancel_pending(pos);
     }
 
-    bool armed(int timer) const { return slots_[static_cast<std::size_t>(timer)].pos >= 0; }
+    bool armed(int timer) const { return slots_[static_cast<std::size_t>(timer)].pos != kUnarmed; }
 
     // No live event left (ghosts do not count).
-    bool empty() const { return once_.empty() && later_.empty() && timers_ == 0; }
+    bool empty() const { return once_.empty() && later_.empty() && timers_ == 0 && soonest_.slot == kUnarmed; }
 
     // The earliest live event's time; requires !empty().
     Time next_at() const { return Time::ns(earliest().at); }
@@ -113,43 +107,22 @@ public:
 
     // Removes the earliest live event into `e` if there is one due by
     // `until`; false otherwise. The run loop's one look at the fronts per
-    // event, where empty(), next_at() and pop() would take three.
+    // event, where empty(), next_at() and pop() would take three. The
+    // common case, the held soonest timer coming first, is small enough to
+    // inline into the run loop.
     [[gnu::hot]] bool pop_due(Time until, Event& e)
     {
-        const std::vector<Once>* heap = once_.empty() ? &later_ : &once_;
-        if (!later_.empty() && later_.front().key < heap->front().key)
-            heap = &later_;
-        Key key;
-        if (timers_ > 0 && (heap->empty() || timer_heap_.front().key < heap->front().key)) {
-            const Timer t = timer_heap_.front();
-            if (t.key.at > until.ns())
-                return false;
-            const Slot& s = slot(t.slot);
-            key = t.key;
-            e.kind = s.kind;
-            e.target = s.target;
-            e.arg = 0;
-            remove_timer_at(0);
-        } else {
-            if (heap->empty() || heap->front().key.at > until.ns())
-                return false;
-            std::vector<Once>& h = heap == &once_ ? once_ : later_;
-            std::pop_heap(h.begin(), h.end(), OnceLater{});
-            const Once& o = h.back();
-            key = o.key;
-            e.kind = o.kind;
-            e.target = o.target;
-            e.arg = o.arg;
-            h.pop_back();
-        }
-        e.at = Time::ns(key.at);
-        e.seq = key.seq;
-        e.generation = 0;
-        clock_ = key.at;
-        if (ghosts_.size() >= sweep_at_) {
-            surfaced_ += count_ghosts([key](Key g) { return g < key; });
-            sweep_at_ = std::max<std::size_t>(kMinSweep, 2 * ghosts_.size());
-        }
+        if (soonest_.slot == kUnarmed || !(soonest_.key < first_once_))
+            return pop_due_from_heaps(until, e);
+        if (soonest_.key.at > until.ns())
+            return false;
+        const Slot& s = slot(soonest_.slot);
+        e.kind = s.kind;
+        e.target = s.target;
+        e.arg = 0;
+        const Key key = soonest_.key;
+        release_soonest();
+        popped(key, e);
         return true;
     }
 
@@ -185,19 +158,67 @@ private:
         int kind;
         int target;
     };
-    struct OnceLater {
-        bool operator()(const Once& a, const Once& b) const { return b.key < a.key; }
+    // A binary heap of one-off events, earliest first. Its storage grows
+    // out of line, so that a push is a store and a short sift with no
+    // reallocation code around it (std::vector's made every push save and
+    // restore six registers).
+    class OnceHeap {
+    public:
+        bool empty() const { return n_ == 0; }
+        const Once& front() const { return v_[0]; }
+        void push(const Once& o)
+        {
+            if (n_ == v_.size())
+                grow();
+            std::size_t pos = n_++;
+            while (pos > 0) {
+                const std::size_t parent = (pos - 1) / 2;
+                if (!(o.key < v_[parent].key))
+                    break;
+                v_[pos] = v_[parent];
+                pos = parent;
+            }
+            v_[pos] = o;
+        }
+        Once pop()
+        {
+            const Once top = v_[0];
+            const Once last = v_[--n_];
+            std::size_t pos = 0;
+            for (;;) {
+                std::size_t child = 2 * pos + 1;
+                if (child >= n_)
+                    break;
+                if (child + 1 < n_ && v_[child + 1].key < v_[child].key)
+                    ++child;
+                if (!(v_[child].key < last.key))
+                    break;
+                v_[pos] = v_[child];
+                pos = child;
+            }
+            v_[pos] = last;
+            return top;
+        }
+
+    private:
+        [[gnu::noinline]] void grow() { v_.resize(std::max<std::size_t>(16, 2 * v_.size())); }
+        std::vector<Once> v_;  // the first n_ entries
+        std::size_t n_ = 0;
     };
     struct Timer {
         Key key;
         int slot;
     };
+    // Where a slot's pending event is: its index in timer_heap_, or one of these.
+    static constexpr int kUnarmed = -1;
+    static constexpr int kSoonest = -2;  // held in soonest_
     struct Slot {
-        int pos = -1;  // in timer_heap_, -1 when not armed
+        int pos = kUnarmed;
         int kind = 0;
         int target = 0;
     };
     static constexpr std::size_t kMinSweep = 4096;
+    static constexpr Key kNever{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::uint64_t>::max()};
     // One-off events due within this of the last popped one go to once_,
     // later ones to later_. Far-off timers (OS noise's, one per CPU, a
     // fraction of a second ahead) then stay out of the way of the IPIs
@@ -212,14 +233,135 @@ private:
     Key earliest() const
     {
         assert(!empty());
-        Key k{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::uint64_t>::max()};
-        if (timers_ > 0)
+        Key k = kNever;
+        if (soonest_.slot != kUnarmed)
+            k = soonest_.key;
+        else if (timers_ > 0)
             k = timer_heap_.front().key;
-        if (!once_.empty())
-            k = std::min(k, once_.front().key);
-        if (!later_.empty())
-            k = std::min(k, later_.front().key);
-        return k;
+        return std::min(k, first_once_);
+    }
+
+    // pop_due() when the earliest event is a one-off or in the timer heap.
+    [[gnu::hot]] bool pop_due_from_heaps(Time until, Event& e)
+    {
+        OnceHeap* heap = once_.empty() ? &later_ : &once_;
+        if (!later_.empty() && later_.front().key < heap->front().key)
+            heap = &later_;
+        const Timer* timer = soonest_.slot != kUnarmed ? &soonest_ : timers_ > 0 ? &timer_heap_.front() : nullptr;
+        Key key;
+        if (timer && (heap->empty() || timer->key < heap->front().key)) {
+            if (timer->key.at > until.ns())
+                return false;
+            const Slot& s = slot(timer->slot);
+            key = timer->key;
+            e.kind = s.kind;
+            e.target = s.target;
+            e.arg = 0;
+            if (timer == &soonest_)
+                release_soonest();
+            else
+                remove_timer_at(0);
+        } else {
+            if (heap->empty() || heap->front().key.at > until.ns())
+                return false;
+            const Once o = heap->pop();
+            key = o.key;
+            e.kind = o.kind;
+            e.target = o.target;
+            e.arg = o.arg;
+            first_once_ = kNever;
+            if (!once_.empty())
+                first_once_ = once_.front().key;
+            if (!later_.empty())
+                first_once_ = std::min(first_once_, later_.front().key);
+        }
+        popped(key, e);
+        return true;
+    }
+
+    // The rest of a pop: the event's time and order, and the ghosts it passed
+    // when they are due for a sweep.
+    void popped(Key key, Event& e)
+    {
+        e.at = Time::ns(key.at);
+        e.seq = key.seq;
+        e.generation = 0;
+        clock_ = key.at;
+        if (ghosts_.size() >= sweep_at_)
+            sweep_ghosts(key);
+    }
+    void sweep_ghosts(Key before)
+    {
+        surfaced_ += count_ghosts([before](Key g) { return g < before; });
+        sweep_at_ = std::max<std::size_t>(kMinSweep, 2 * ghosts_.size());
+    }
+
+    // Adds a timer whose slot has none pending. The invariant: soonest_,
+    // when it holds one, is earlier than every timer in the heap.
+    void insert(Timer t)
+    {
+        if (soonest_.slot == kUnarmed) {
+            if (timers_ == 0 || t.key < timer_heap_.front().key) {
+                hold_soonest(t);
+                return;
+            }
+        } else if (t.key < soonest_.key) {
+            const Timer was = soonest_;
+            hold_soonest(t);
+            sift_up(timers_++, was);
+            return;
+        }
+        sift_up(timers_++, t);
+    }
+    // Cancels the event at `pos` (kSoonest or in the heap).
+    [[gnu::noinline]] void cancel_pending(int pos)
+    {
+        if (pos == kSoonest) {
+            ghosts_.push_back(soonest_.key);
+            release_soonest();
+            return;
+        }
+        const auto at = static_cast<std::size_t>(pos);
+        ghosts_.push_back(timer_heap_[at].key);
+        remove_timer_at(at);
+    }
+    // Replaces the pending event of t's slot, which is at `pos`, by t.
+    // Out of line: most arms find their slot free, and inlined into them
+    // this path (a ghost's append can grow the vector) made every caller
+    // save registers and set up a stack frame.
+    [[gnu::noinline]] void rearm(int pos, Timer t)
+    {
+        if (pos == kSoonest) {
+            ghosts_.push_back(soonest_.key);
+            release_soonest();
+            insert(t);
+            return;
+        }
+        const auto at = static_cast<std::size_t>(pos);
+        const Key old = timer_heap_[at].key;
+        ghosts_.push_back(old);
+        if (soonest_.slot != kUnarmed && t.key < soonest_.key) {
+            remove_timer_at(at);
+            insert(t);
+            return;
+        }
+        // Time never goes backwards and seq only grows, but a new segment
+        // may end before the one it replaces.
+        if (t.key < old)
+            sift_up(at, t);
+        else
+            sift_down(at, t);
+    }
+    void hold_soonest(Timer t)
+    {
+        soonest_ = t;
+        slot(t.slot).pos = kSoonest;
+    }
+    // The heap's front is the earliest timer again.
+    void release_soonest()
+    {
+        slot(soonest_.slot).pos = kUnarmed;
+        soonest_.slot = kUnarmed;
     }
 
     void place(std::size_t pos, const Timer& t)
@@ -259,7 +401,7 @@ private:
     void remove_timer_at(std::size_t pos)
     {
         const Key removed = timer_heap_[pos].key;
-        slot(timer_heap_[pos].slot).pos = -1;
+        slot(timer_heap_[pos].slot).pos = kUnarmed;
         const Timer last = timer_heap_[--timers_];
         if (pos == timers_)
             return;
@@ -285,11 +427,13 @@ private:
         return n;
     }
 
-    std::vector<Once> once_;
-    std::vector<Once> later_;
+    OnceHeap once_;
+    OnceHeap later_;
+    Key first_once_ = kNever;        // the earliest key in once_ and later_: one comparison tells a timer comes first
     std::int64_t clock_ = 0;         // time of the last popped event
     std::vector<Timer> timer_heap_;  // the first timers_ entries, sized for every slot once
     std::size_t timers_ = 0;
+    Timer soonest_{{0, 0}, kUnarmed};  // the earliest timer while it is earlier than all in the heap
     std::vector<Slot> slots_;
     std::vector<Key> ghosts_;
     std::size_t sweep_at_ = kMinSweep;

@@ -13,6 +13,13 @@
 // either way. Kicking the nohz balancer is a function-call IPI (wakeup_ipi
 // plus the balancer's idle exit), not counted in the metrics' IPIs; the
 // reschedule IPIs an attach sends and the stopper's wakeup are.
+//
+// The small steps of a pipe wakeup's path (the dispatch of an event, a
+// segment end, schedule()'s switch or idle entry, settling and the busy
+// and waiting counts) are always inlined into the run loop and schedule():
+// out of line, each level saved and restored up to six registers on every
+// event, as much as many of them do. Their rare branches stay out of line
+// (retime_siblings(), FutureEvents::rearm()).
 #include "engine/simulator.h"
 
 #include <algorithm>
@@ -30,6 +37,7 @@
 #include "sched/select_idle.h"
 #include "topology/distance.h"
 #include "workload/os_noise.h"
+#include "workload/pipe.h"
 
 namespace wb {
 
@@ -40,8 +48,9 @@ namespace {
 // the division the slowest instruction of a segment: skip both.
 std::int64_t scale_by_speed(std::int64_t ns, double speed, bool divide)
 {
-    constexpr std::int64_t kExact = std::int64_t{1} << 53;
-    if (speed == 1.0 && ns < kExact && ns > -kExact)
+    // |ns| < 2^53, as one unsigned comparison (the sum wraps below zero).
+    constexpr std::uint64_t kExact = std::uint64_t{1} << 53;
+    if (speed == 1.0 && static_cast<std::uint64_t>(ns) + (kExact - 1) < 2 * kExact - 1)
         return ns;
     const double x = static_cast<double>(ns);
     return static_cast<std::int64_t>(divide ? x / speed : x * speed);
@@ -71,6 +80,7 @@ Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOpt
 #endif
     checking_ = checking_ || opt_.check;
     noise_ = dynamic_cast<OsNoise*>(workload_.get());
+    pipe_ = dynamic_cast<PipeWorkload*>(user_workload_);
     s_ = make_sched_state(machine_, domains_, opt_.features);
     s_.policy = opt_.policy;
     lb_ = make_load_balance_state(s_);
@@ -182,62 +192,27 @@ TaskId Simulator::create_task(const TaskSpec& spec)
     return s_.tasks.back().id;
 }
 
-bool Simulator::run()
+// OsNoise::next_step() hands every task but its kworkers to the inner
+// workload; asking that directly skips a virtual call per step. The pipe's
+// step is called as what it is, so that it inlines here.
+[[gnu::hot]] inline Step Simulator::workload_step(TaskId p)
 {
-    run_until(opt_.time_limit);
-    return finished_;
+    if (noise_ && noise_->owns(p))
+        return noise_->next_step(*this, p);
+    if (pipe_)
+        return pipe_->step(*this, p);
+    return user_workload_->next_step(*this, p);
 }
 
-[[gnu::hot]] bool Simulator::run_until(Time until)
+// OsNoise::done() is the inner workload's.
+[[gnu::hot]] inline bool Simulator::workload_done() const
 {
-    if (!started_) {
-        started_ = true;
-        // Every CPU starts idle, in the state the governor picks for a quiet CPU.
-        for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
-            go_idle(cpu);
-        workload_->setup(*this);
-    }
-    const Time stop = std::min(until, opt_.time_limit);
-    Event e;
-    while (!finished_ && events_.pop_due(stop, e)) {
-        assert(e.at >= s_.now && "time never goes backwards");
-        s_.now = e.at;
-        ++metrics_.events;
-        dispatch(e);
-        if (checking_)
-            check_after_event(e.target);
-        // OsNoise::done() is the inner workload's.
-        if (user_workload_->done() && !finished_) {
-            finished_ = true;
-            end_time_ = s_.now;
-            metrics_.events += events_.take_ghosts_before(e.at, e.seq);
-            close_accounting();
-        }
-    }
-    if (finished_)
-        return false;
-    metrics_.events += events_.take_ghosts_until(stop);
-    end_time_ = std::max(s_.now, stop);
-    return (!events_.empty() && events_.next_at() <= opt_.time_limit) || events_.ghost_due_by(opt_.time_limit);
+    return pipe_ ? pipe_->done() : user_workload_->done();
 }
 
-bool Simulator::step_wakeup()
-{
-    const std::uint64_t before = wakeup_seq_;
-    if (!started_)
-        run_until(Time());
-    while (!finished_ && wakeup_seq_ == before && !events_.empty()) {
-        if (!run_until(events_.next_at()))
-            break;
-    }
-    // Only cancelled events left (a workload that waits for nothing): they
-    // still count, and move the clock, as they pass.
-    if (!finished_ && wakeup_seq_ == before && events_.empty() && events_.has_ghosts())
-        run_until(std::min(events_.latest_ghost(), opt_.time_limit));
-    return wakeup_seq_ != before;
-}
-
-[[gnu::hot]] void Simulator::dispatch(const Event& e)
+// Inlined into the run loop, its only caller: the loop then saves registers
+// once per run instead of once per event.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::dispatch(const Event& e)
 {
     const CpuId cpu = e.target;
     switch (e.kind) {
@@ -269,6 +244,66 @@ bool Simulator::step_wakeup()
     }
 }
 
+bool Simulator::run()
+{
+    run_until(opt_.time_limit);
+    return finished_;
+}
+
+// Every CPU starts idle, in the state the governor picks for a quiet CPU.
+// Cold and out of line: go_idle() inlined here for the start would sit in
+// the middle of the run loop's code, in the instruction cache.
+[[gnu::cold, gnu::noinline]] void Simulator::start()
+{
+    started_ = true;
+    for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
+        go_idle(cpu);
+    workload_->setup(*this);
+}
+
+[[gnu::hot]] bool Simulator::run_until(Time until)
+{
+    if (!started_)
+        start();
+    const Time stop = std::min(until, opt_.time_limit);
+    Event e;
+    while (!finished_ && events_.pop_due(stop, e)) {
+        assert(e.at >= s_.now && "time never goes backwards");
+        s_.now = e.at;
+        ++metrics_.events;
+        dispatch(e);
+        if (checking_)
+            check_after_event(e.target);
+        if (workload_done() && !finished_) {
+            finished_ = true;
+            end_time_ = s_.now;
+            metrics_.events += events_.take_ghosts_before(e.at, e.seq);
+            close_accounting();
+        }
+    }
+    if (finished_)
+        return false;
+    metrics_.events += events_.take_ghosts_until(stop);
+    end_time_ = std::max(s_.now, stop);
+    return (!events_.empty() && events_.next_at() <= opt_.time_limit) || events_.ghost_due_by(opt_.time_limit);
+}
+
+bool Simulator::step_wakeup()
+{
+    const std::uint64_t before = wakeup_seq_;
+    if (!started_)
+        run_until(Time());
+    while (!finished_ && wakeup_seq_ == before && !events_.empty()) {
+        if (!run_until(events_.next_at()))
+            break;
+    }
+    // Only cancelled events left (a workload that waits for nothing): they
+    // still count, and move the clock, as they pass.
+    if (!finished_ && wakeup_seq_ == before && events_.empty() && events_.has_ghosts())
+        run_until(std::min(events_.latest_ghost(), opt_.time_limit));
+    return wakeup_seq_ != before;
+}
+
 void Simulator::start_timer(Time at, std::int64_t token)
 {
     events_.push({std::max(at, s_.now), 0, kWorkloadTimer, 0, 0, token});
@@ -291,7 +326,7 @@ double Simulator::effective_speed(CpuId cpu) const
 }
 
 // Credits the running task with the work done since the segment (re)started.
-[[gnu::hot]] void Simulator::settle_progress(CpuId cpu)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::settle_progress(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     const TaskId p = s_.rq(cpu).curr;
@@ -318,17 +353,25 @@ double Simulator::effective_speed(CpuId cpu) const
     events_.arm(segment_slot(cpu), s_.now + duration, kSegmentEnd, cpu);
 }
 
-// A sibling changed between busy and idle: the segment runs at a new speed.
-void Simulator::retime_segment(CpuId cpu)
+// `cpu` changed between busy and idle: its SMT siblings' segments run at a
+// new speed. Out of line: inlined, it made every set_busy() save and restore
+// the registers that settling and restarting a segment need, on machines
+// without SMT too.
+[[gnu::noinline]] void Simulator::retime_siblings(CpuId cpu)
 {
-    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
-    if (!c.busy || s_.rq(cpu).curr == kNoTask)
-        return;
-    settle_progress(cpu);
-    start_segment(cpu);
+    for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)]) {
+        const CpuExec& c = cpu_[static_cast<std::size_t>(other)];
+        if (!c.busy || s_.rq(other).curr == kNoTask)
+            continue;
+        settle_progress(other);
+        start_segment(other);
+    }
 }
 
-[[gnu::hot]] void Simulator::set_busy(CpuId cpu, bool busy)
+// Its callers (context_switch(), go_idle()) have just called
+// note_rq_change() for `cpu` at this instant, which closed the
+// idle-while-waiting interval that idle_cpus_ changes here.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::set_busy(CpuId cpu, bool busy)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     if (c.busy == busy)
@@ -336,14 +379,14 @@ void Simulator::retime_segment(CpuId cpu)
     CpuTimes& times = metrics_.cpu_times[static_cast<std::size_t>(cpu)];
     (c.busy ? times.busy : times.idle) += s_.now - c.last_change;
     c.last_change = s_.now;
-    note_rq_change(cpu);
     idle_cpus_ += busy ? -1 : 1;
     c.busy = busy;
-    for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)])
-        retime_segment(other);
+    if (!smt_siblings_[static_cast<std::size_t>(cpu)].empty())
+        retime_siblings(cpu);
 }
 
-void Simulator::on_segment_end(CpuId cpu)
+// Inlined, with run_next_step(), into the run loop (see dispatch()).
+[[gnu::hot, gnu::always_inline]] inline void Simulator::on_segment_end(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     c.overhead_left = Time();
@@ -356,14 +399,14 @@ void Simulator::on_segment_end(CpuId cpu)
     run_next_step(cpu);
 }
 
-// Asks the workload what the running task does now, and does it.
-[[gnu::hot]] void Simulator::run_next_step(CpuId cpu)
+// Asks the workload what the running task does now, and does it. Inlined
+// into its two callers, the run loop (three steps of four a pipe wakeup)
+// and context_switch(): a call of its own saved six registers each time.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::run_next_step(CpuId cpu)
 {
     const TaskId p = s_.rq(cpu).curr;
     current_cpu_ = cpu;
-    // OsNoise::next_step() hands every task but its kworkers to the inner
-    // workload; asking that directly skips a virtual call per step.
-    const Step step = noise_ && noise_->owns(p) ? noise_->next_step(*this, p) : user_workload_->next_step(*this, p);
+    const Step step = workload_step(p);
     current_cpu_ = kNoCpu;
     // Taken only now: the step may have created tasks, moving the tables.
     TaskExec& t = task_[static_cast<std::size_t>(p)];
@@ -436,7 +479,10 @@ void Simulator::on_segment_end(CpuId cpu)
 
 // The rest of __schedule() once the fair class has picked: with nothing to
 // run, pull before idling (pick_next_task_fair()'s newidle balance).
-[[gnu::hot]] void Simulator::finish_schedule(CpuId cpu, TaskId prev, TaskId next, bool preempted)
+// Inlined into schedule(), with context_switch() and go_idle(): each of the
+// three saved and restored its own registers on every switch.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::finish_schedule(CpuId cpu, TaskId prev, TaskId next,
+                                                                        bool preempted)
 {
     Time balance_cost;
     if (next == kNoTask) {
@@ -456,7 +502,7 @@ void Simulator::on_segment_end(CpuId cpu)
     context_switch(cpu, prev, next);
 }
 
-[[gnu::hot]] void Simulator::context_switch(CpuId cpu, TaskId prev, TaskId next)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::context_switch(CpuId cpu, TaskId prev, TaskId next)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Task& nt = s_.task(next);
@@ -510,7 +556,7 @@ void Simulator::on_segment_end(CpuId cpu)
     start_segment(cpu);
 }
 
-[[gnu::hot]] void Simulator::go_idle(CpuId cpu)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::go_idle(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Rq& rq = s_.rq(cpu);
@@ -538,10 +584,15 @@ void Simulator::pick_idle_state(CpuId cpu)
     // Without a pattern menu goes by the next timer, which on an idle nohz
     // CPU is far; the mean of the history stands in for it.
     const std::int64_t predicted = c.idle_history.predicted_ns();
-    rq.idle_state = -1;
-    for (std::size_t i = 0; i < machine_.idle_states.size(); ++i)
-        if (i == 0 || static_cast<double>(predicted) >= machine_.idle_states[i].target_residency_ns)
-            rq.idle_state = static_cast<int>(i);
+    // A CPU in a steady rhythm predicts the same period time after time.
+    if (predicted != c.picked_for_ns) {
+        c.picked_state = -1;
+        for (std::size_t i = 0; i < machine_.idle_states.size(); ++i)
+            if (i == 0 || static_cast<double>(predicted) >= machine_.idle_states[i].target_residency_ns)
+                c.picked_state = static_cast<int>(i);
+        c.picked_for_ns = predicted;
+    }
+    rq.idle_state = c.picked_state;
 }
 
 // An interrupt (the nohz balancer's kick) woke the CPU and it found nothing
@@ -595,7 +646,7 @@ void Simulator::on_resched(CpuId cpu)
 // The CPU wakes from its idle state: avg_idle and the governor learn how
 // long the period was, counted to the wake-up event, not to the end of the
 // exit latency the state itself added.
-[[gnu::hot]] void Simulator::leave_idle(CpuId cpu)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::leave_idle(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     Rq& rq = s_.rq(cpu);
@@ -610,7 +661,7 @@ void Simulator::on_resched(CpuId cpu)
     rq.idle_state = -1;
 }
 
-[[gnu::hot]] void Simulator::arm_tick(CpuId cpu)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::arm_tick(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     if (c.tick_armed)
@@ -834,7 +885,7 @@ void Simulator::close_accounting()
 
 // Accumulates the time some CPU sat idle while another had a task waiting,
 // then refreshes `cpu`'s part of those counts after its runqueue changed.
-[[gnu::hot]] void Simulator::note_rq_change(CpuId cpu)
+[[gnu::hot, gnu::always_inline]] inline void Simulator::note_rq_change(CpuId cpu)
 {
     if (idle_cpus_ > 0 && waiting_cpus_ > 0)
         metrics_.idle_while_waiting += s_.now - last_waiting_change_;

@@ -39,6 +39,7 @@
 namespace wb {
 
 class OsNoise;
+class PipeWorkload;
 class PlacementPolicy;
 
 struct SimOptions {
@@ -127,6 +128,10 @@ private:
         // The cpuidle governor's memory: the last idle periods, as the
         // menu governor's typical-interval detection keeps them.
         IdleHistory idle_history;
+        // The idle state pick_idle_state() last chose, and for which
+        // prediction (none yet: predictions are never negative).
+        std::int64_t picked_for_ns = -1;
+        int picked_state = -1;
     };
 
     // What a task is doing beyond its sched entity.
@@ -142,6 +147,7 @@ private:
     };
 
     // Event handling.
+    void start();
     void dispatch(const Event& e);
     void on_segment_end(CpuId cpu);
     void on_wakeup_arrive(CpuId cpu, TaskId p);
@@ -157,8 +163,10 @@ private:
 
     // Execution of the running task's steps.
     void run_next_step(CpuId cpu);
+    Step workload_step(TaskId p);
+    bool workload_done() const;
     void start_segment(CpuId cpu);
-    void retime_segment(CpuId cpu);
+    void retime_siblings(CpuId cpu);
     void settle_progress(CpuId cpu);
     double effective_speed(CpuId cpu) const;
     void set_busy(CpuId cpu, bool busy);
@@ -194,6 +202,7 @@ private:
     Workload* user_workload_;             // the workload as given (initialised before workload_ wraps it)
     std::unique_ptr<Workload> workload_;  // it, or OsNoise around it
     OsNoise* noise_ = nullptr;            // workload_ when it is OsNoise: steps and done() skip the wrapper
+    PipeWorkload* pipe_ = nullptr;        // user_workload_ when it is the pipe: its steps inline into the run loop
     SimOptions opt_;
     Rng rng_;
     FutureEvents events_;

@@ -105,6 +105,32 @@ TEST(FutureEvents, GhostsBeyondTheCutStayForLater)
     EXPECT_FALSE(q.has_ghosts());
 }
 
+// The earliest timer is held beside the heap: an earlier one takes its
+// place, and cancelling or re-arming whichever is held keeps the order.
+TEST(FutureEvents, TheEarliestTimerKeepsItsPlaceInTheOrderWhereverItIsHeld)
+{
+    FutureEvents q;
+    q.set_timer_slots(4);
+    q.arm(0, Time::ns(10), 0, 0);  // held
+    q.arm(1, Time::ns(5), 1, 1);   // held instead; slot 0 goes to the heap
+    q.arm(2, Time::ns(7), 2, 2);
+    q.cancel(1);                  // the held one: a ghost at 5 ns
+    q.arm(0, Time::ns(3), 0, 0);  // from the heap, now the earliest of all
+    q.push({Time::ns(3), 0, 9, 0, 0, 0});
+    EXPECT_EQ(q.next_at(), Time::ns(3));
+    Event e;
+    ASSERT_TRUE(q.pop_due(Time::ns(3), e));
+    EXPECT_EQ(e.kind, 0);  // armed before the one-off at the same instant
+    ASSERT_TRUE(q.pop_due(Time::ns(3), e));
+    EXPECT_EQ(e.kind, 9);
+    EXPECT_FALSE(q.pop_due(Time::ns(6), e));
+    EXPECT_EQ(q.take_ghosts_until(Time::ns(6)), 1u);  // the cancelled 5 ns
+    q.arm(3, Time::ns(6), 3, 3);
+    EXPECT_EQ(drain(q), (std::vector<int>{3, 2}));
+    EXPECT_EQ(q.take_ghosts_until(Time::ns(100)), 1u);  // slot 0's first arming at 10 ns
+    EXPECT_FALSE(q.armed(0));
+}
+
 TEST(FutureEvents, ManyTimersComeOutSorted)
 {
     FutureEvents q;
