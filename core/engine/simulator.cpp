@@ -37,7 +37,6 @@
 #include "sched/select_idle.h"
 #include "topology/distance.h"
 #include "workload/os_noise.h"
-#include "workload/pipe.h"
 
 namespace wb {
 
@@ -80,7 +79,6 @@ Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOpt
 #endif
     checking_ = checking_ || opt_.check;
     noise_ = dynamic_cast<OsNoise*>(workload_.get());
-    pipe_ = dynamic_cast<PipeWorkload*>(user_workload_);
     s_ = make_sched_state(machine_, domains_, opt_.features);
     s_.policy = opt_.policy;
     lb_ = make_load_balance_state(s_);
@@ -193,21 +191,18 @@ TaskId Simulator::create_task(const TaskSpec& spec)
 }
 
 // OsNoise::next_step() hands every task but its kworkers to the inner
-// workload; asking that directly skips a virtual call per step. The pipe's
-// step is called as what it is, so that it inlines here.
+// workload; asking that directly skips a virtual call per step.
 [[gnu::hot]] inline Step Simulator::workload_step(TaskId p)
 {
     if (noise_ && noise_->owns(p))
         return noise_->next_step(*this, p);
-    if (pipe_)
-        return pipe_->step(*this, p);
     return user_workload_->next_step(*this, p);
 }
 
 // OsNoise::done() is the inner workload's.
 [[gnu::hot]] inline bool Simulator::workload_done() const
 {
-    return pipe_ ? pipe_->done() : user_workload_->done();
+    return user_workload_->done();
 }
 
 // Inlined into the run loop, its only caller: the loop then saves registers

@@ -39,7 +39,6 @@
 namespace wb {
 
 class OsNoise;
-class PipeWorkload;
 class PlacementPolicy;
 
 struct SimOptions {
@@ -202,7 +201,6 @@ private:
     Workload* user_workload_;             // the workload as given (initialised before workload_ wraps it)
     std::unique_ptr<Workload> workload_;  // it, or OsNoise around it
     OsNoise* noise_ = nullptr;            // workload_ when it is OsNoise: steps and done() skip the wrapper
-    PipeWorkload* pipe_ = nullptr;        // user_workload_ when it is the pipe: its steps inline into the run loop
     SimOptions opt_;
     Rng rng_;
     FutureEvents events_;

@@ -44,9 +44,57 @@ void PipeWorkload::setup(Kernel& k)
         k.wake_up_new_task(s.task, parent);
 }
 
-Step PipeWorkload::next_step(Kernel& k, TaskId t)
+[[gnu::hot]] Step PipeWorkload::next_step(Kernel& k, TaskId t)
 {
-    return step(k, t);
+    Side& side = side_[t == side_[0].task ? 0 : 1];
+    switch (side.phase) {
+    case Phase::Write:
+        side.phase = Phase::Wrote;
+        return Step::compute(syscall_ + transfer_);
+    case Phase::Wrote:
+        return write_done(k, side);
+    case Phase::Read:
+        side.phase = Phase::ReadCheck;
+        return Step::compute(syscall_);
+    case Phase::ReadCheck:
+    case Phase::ReadBlocked:
+        return read(side);
+    }
+    return Step::exit();
+}
+
+// The write's copy is done: the byte is in the pipe, and a reader sleeping
+// on it is woken with WF_SYNC (pipe_write uses the _sync wake-up: the writer
+// is expected to sleep soon).
+Step PipeWorkload::write_done(Kernel& k, Side& side)
+{
+    ++tokens_[side.out];
+    if (TaskId reader = waiting_[side.out]; reader != kNoTask) {
+        waiting_[side.out] = kNoTask;
+        k.wake_up(reader, WF_SYNC);
+    }
+    if (&side == &side_[1] && done())
+        return Step::exit();
+    side.phase = Phase::ReadCheck;
+    return Step::compute(syscall_);
+}
+
+// Inside read(): take the byte if one is there (the copy), else sleep on the
+// pipe; once woken the byte is there.
+Step PipeWorkload::read(Side& side)
+{
+    if (tokens_[side.in] == 0) {
+        waiting_[side.in] = side.task;
+        side.phase = Phase::ReadBlocked;
+        return Step::block();
+    }
+    --tokens_[side.in];
+    if (&side == &side_[0])
+        ++loops_done_;
+    side.phase = Phase::Write;
+    if (&side == &side_[0] && done())
+        return Step::exit();
+    return Step::compute(transfer_);
 }
 
 Headline PipeWorkload::headline(Time elapsed) const
