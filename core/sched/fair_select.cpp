@@ -116,8 +116,7 @@ void record_wakee(SchedState& s, const WakerContext& waker, TaskId p)
     // behaviour.
     Task& cur = s.task(waker.task);
     const std::uint64_t jiffies = s.jiffies();
-    const auto hz = static_cast<std::uint64_t>(s.machine->costs[Cost::hz]);
-    if (jiffies > cur.wakee_flip_decay_ts + hz) {
+    if (jiffies > cur.wakee_flip_decay_ts + s.hz) {
         cur.wakee_flips >>= 1;
         cur.wakee_flip_decay_ts = jiffies;
     }

@@ -60,8 +60,8 @@ std::uint64_t msecs_to_jiffies(const SchedState& s, std::uint64_t ms);
 
 inline int lb_hz(const SchedState& s)
 {
-    const double hz = s.machine->costs[Cost::hz];
-    return hz >= 1 ? static_cast<int>(hz) : 250;
+    // A machine file may give HZ below 1: the balancer then counts with 250.
+    return s.hz >= 1 ? static_cast<int>(s.hz) : 250;
 }
 
 inline int chain_size(const SchedState& s, CpuId cpu)
