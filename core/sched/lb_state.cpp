@@ -204,40 +204,9 @@ void lb_task_created(LoadBalanceState& lb, TaskId p)
     }
 }
 
-[[gnu::hot]] void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p)
-{
-    const Task& t = s.task(p);
-    CfsTasksLink& e = lb.link(p);
-    if (e.cpu == t.cpu && e.delayed) {
-        // Woken in place: it never left the list.
-        e.delayed = false;
-        --lb.cpu(t.cpu).delayed_in_list;
-    } else {
-        list_add_head(lb, p, t.cpu);
-    }
-    // add_nr_running(): a second runnable task makes the root domain overloaded.
-    if (s.rq(t.cpu).nr_running >= 2)
-        lb.overloaded = true;
-}
-
-[[gnu::hot]] void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool delayed)
-{
-    if (!delayed) {
-        list_remove(lb, p);
-        return;
-    }
-    CfsTasksLink& e = lb.link(p);
-    if (e.cpu == cpu && !e.delayed) {
-        e.delayed = true;
-        ++lb.cpu(cpu).delayed_in_list;
-    }
-}
-
-namespace {
-
-// The entries of delayed tasks that the pick dequeued. Out of line so that
-// lb_task_picked(), which runs at every pick, stays small enough to inline.
-[[gnu::noinline]] void drop_dequeued_delayed(const SchedState& s, LoadBalanceState& lb, CpuId cpu)
+// Out of line (the unity build could inline it): lb_task_picked() runs at
+// every pick and needs only its test of delayed_in_list in the caller.
+[[gnu::noinline]] void lb_drop_dequeued_delayed(const SchedState& s, LoadBalanceState& lb, CpuId cpu)
 {
     for (TaskId q = lb.cpu(cpu).tasks_front; q != kNoTask;) {
         const CfsTasksLink& e = lb.link(q);
@@ -247,17 +216,6 @@ namespace {
             list_remove(lb, q);
         q = next;
     }
-}
-
-}  // namespace
-
-[[gnu::hot]] void lb_task_picked(const SchedState& s, LoadBalanceState& lb, CpuId cpu, TaskId p)
-{
-    if (lb.cpu(cpu).delayed_in_list)
-        drop_dequeued_delayed(s, lb, cpu);
-    // set_next_task_fair(): the picked task goes to the head.
-    if (p != kNoTask && s.task(p).se.on_rq)
-        list_add_head(lb, p, cpu);
 }
 
 }  // namespace wb

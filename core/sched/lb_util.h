@@ -75,60 +75,10 @@ inline int domain_id(const SchedState& s, CpuId cpu, int pos)
     return s.domains->domains_of(cpu)[static_cast<std::size_t>(pos)];
 }
 
-// rq->cfs_tasks: list_del(), list_add() at the head, list_move() of an
-// entry of the list to its head (keeping its delayed mark), and dropping
-// entries whose task is no longer queued on cpu (a delayed dequeue
-// completed where the engine does not see it). The first two run at every
-// enqueue, dequeue and pick, so they are inline: a call costs as much as
-// the few stores they make.
-
-// Takes the entry e out of the links of c's list; its cpu and delayed mark stay.
-inline void cfs_tasks_unlink(LoadBalanceState& lb, CpuLbState& c, const CfsTasksLink& e)
-{
-    (e.prev != kNoTask ? lb.link(e.prev).next : c.tasks_front) = e.next;
-    (e.next != kNoTask ? lb.link(e.next).prev : c.tasks_back) = e.prev;
-}
-
-// Links p (entry e) in at the back of c's list: the kernel's list head.
-inline void cfs_tasks_link_head(LoadBalanceState& lb, CpuLbState& c, TaskId p, CfsTasksLink& e)
-{
-    e.prev = c.tasks_back;
-    e.next = kNoTask;
-    (c.tasks_back != kNoTask ? lb.link(c.tasks_back).next : c.tasks_front) = p;
-    c.tasks_back = p;
-}
-
-inline void list_remove(LoadBalanceState& lb, TaskId p)
-{
-    CfsTasksLink& e = lb.link(p);
-    if (e.cpu == kNoCpu)
-        return;
-    CpuLbState& c = lb.cpu(e.cpu);
-    cfs_tasks_unlink(lb, c, e);
-    if (e.delayed) {
-        e.delayed = false;
-        --c.delayed_in_list;
-    }
-    e.cpu = kNoCpu;
-}
-
-inline void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu)
-{
-    CfsTasksLink& e = lb.link(p);
-    CpuLbState& c = lb.cpu(cpu);
-    if (e.cpu == cpu && c.tasks_back == p) {
-        if (e.delayed) {
-            e.delayed = false;
-            --c.delayed_in_list;
-        }
-        return;
-    }
-    list_remove(lb, p);
-    cfs_tasks_link_head(lb, c, p, e);
-    e.cpu = cpu;
-}
-
-// lb_state.cpp.
+// rq->cfs_tasks beyond what load_balance.h has inline (lb_state.cpp):
+// list_move() of an entry of the list to its head (keeping its delayed
+// mark), and dropping entries whose task is no longer queued on cpu (a
+// delayed dequeue completed where the engine does not see it).
 void list_move_head(LoadBalanceState& lb, TaskId p);
 void list_prune(const SchedState& s, LoadBalanceState& lb, CpuId cpu);
 
