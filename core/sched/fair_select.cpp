@@ -475,6 +475,7 @@ template <bool kRecord>
     const Task& t = s.task(p);
     const SchedDomains& dom = *s.domains;
     const SisFit fit(s, p);
+    // always_inline: as `finish` in select_task_rq_fair_impl().
     auto done = [&](CpuId cpu, WakePath wp) __attribute__((always_inline)) {
         if (path)
             *path = wp;
@@ -542,6 +543,7 @@ template <bool kRecord>
     if (rec)
         begin_record(*rec, s, waker, p, prev, wake_flags);
 
+    // always_inline: GCC kept this lambda out of line once the path became one function.
     auto finish = [&](CpuId chosen, WakePath wp, CpuId target) __attribute__((always_inline)) {
         if (path)
             *path = wp;
