@@ -105,9 +105,9 @@ std::string wake_wide_text(unsigned int hi, unsigned int lo, unsigned int factor
     return cat("wakee_flips ", hi, "/", lo, ": hi < lo*llc_size ", lo * factor);
 }
 
-}  // namespace
-
-void record_wakee(SchedState& s, const WakerContext& waker, TaskId p)
+// record_wakee() and wake_wide(): inlined into select_task_rq_fair(), which
+// calls them at every wakeup.
+[[gnu::always_inline]] inline void record_wakee_impl(SchedState& s, const WakerContext& waker, TaskId p)
 {
     if (waker.task == kNoTask)
         return;
@@ -116,8 +116,7 @@ void record_wakee(SchedState& s, const WakerContext& waker, TaskId p)
     // behaviour.
     Task& cur = s.task(waker.task);
     const std::uint64_t jiffies = s.jiffies();
-    const auto hz = static_cast<std::uint64_t>(s.machine->costs[Cost::hz]);
-    if (jiffies > cur.wakee_flip_decay_ts + hz) {
+    if (jiffies > cur.wakee_flip_decay_ts + s.hz) {
         cur.wakee_flips >>= 1;
         cur.wakee_flip_decay_ts = jiffies;
     }
@@ -127,7 +126,7 @@ void record_wakee(SchedState& s, const WakerContext& waker, TaskId p)
     }
 }
 
-bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p)
+[[gnu::always_inline]] inline bool wake_wide_impl(const SchedState& s, const WakerContext& waker, TaskId p)
 {
     // A waker that switches between many wakees (and wakees that do the
     // same) form an M:N pattern: pulling them all onto the waker's LLC would
@@ -141,16 +140,31 @@ bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p)
     return !(slave < factor || master < slave * factor);
 }
 
+}  // namespace
+
+void record_wakee(SchedState& s, const WakerContext& waker, TaskId p)
+{
+    record_wakee_impl(s, waker, p);
+}
+
+bool wake_wide(const SchedState& s, const WakerContext& waker, TaskId p)
+{
+    return wake_wide_impl(s, waker, p);
+}
+
 // The hot functions of the path are templates compiled twice, and the
 // public functions pick the instantiation. With kRecord false, `rec` is a
 // constant null, so the compiler drops every step and string a record would
 // get: a wakeup without a record runs code small enough to inline and to
 // keep in registers. With kRecord true it is the same code, recording.
+// Those marked always_inline end up in select_task_rq_impl(), one function
+// for the whole common path: each call saved is a prologue, an epilogue and
+// the spills around the call (GCC's own heuristics kept them apart).
 namespace {
 
 template <bool kRecord>
-[[gnu::hot]] CpuId wake_affine_idle_impl(const SchedState& s, CpuId this_cpu, CpuId prev, bool sync,
-                                         DecisionRecord* record)
+[[gnu::hot, gnu::always_inline]] inline CpuId wake_affine_idle_impl(const SchedState& s, CpuId this_cpu, CpuId prev,
+                                                                    bool sync, DecisionRecord* record)
 {
     DecisionRecord* const rec = kRecord ? record : nullptr;
     // An idle waker CPU means the wakeup comes from an interrupt. Following
@@ -243,8 +257,9 @@ CpuId wake_affine_weight(const SchedState& s, const WakerContext& waker, int sd,
 namespace {
 
 template <bool kRecord>
-[[gnu::hot]] CpuId wake_affine_impl(const SchedState& s, const WakerContext& waker, int sd, TaskId p, CpuId this_cpu,
-                                    CpuId prev, bool sync, DecisionRecord* record)
+[[gnu::hot, gnu::always_inline]] inline CpuId wake_affine_impl(const SchedState& s, const WakerContext& waker, int sd,
+                                                               TaskId p, CpuId this_cpu, CpuId prev, bool sync,
+                                                               DecisionRecord* record)
 {
     DecisionRecord* const rec = kRecord ? record : nullptr;
     CpuId target = kNoCpu;
@@ -279,69 +294,51 @@ CpuId find_energy_efficient_cpu(const SchedState&, TaskId, CpuId, DecisionRecord
 
 namespace {
 
+// What select_idle_sibling() knows of p's fit, shared by its two halves:
+// asym_fits_cpu() is true on a symmetric machine, and `asym` says so
+// without the call; only the asym-capacity tests read p's utilisation.
+struct SisFit {
+    bool asym;
+    unsigned long util;
+
+    [[gnu::always_inline]] SisFit(const SchedState& s, TaskId p)
+        : asym(s.domains->sched_asym_cpucapacity()), util(asym ? task_util_est(synced_avg(s, p)) : 0)
+    {
+    }
+    // No per-task uclamp: the clamps are 0 and 1024.
+    bool fits(const SchedState& s, CpuId cpu) const { return !asym || asym_fits_cpu(s, util, 0, 1024, cpu); }
+    std::string why(const SchedState& s, CpuId cpu) const
+    {
+        std::string text = idle_text(s, cpu);
+        if (asym)
+            text += fits(s, cpu) ? std::string(", fits") : cat(", does not fit (util ", util, ")");
+        return text;
+    }
+};
+
+// select_idle_sibling() from step 3 on: the searches. Kept out of line so
+// that steps 1 and 2, which settle most wakeups, inline into
+// select_task_rq_fair() without this half's stack frame. prev_aff is step
+// 2's fallback, or kNoCpu.
 template <bool kRecord>
-[[gnu::hot]] CpuId select_idle_sibling_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
-                                            CpuId target, DecisionRecord* record, WakePath* path, bool sync)
+[[gnu::hot, gnu::noinline]] CpuId select_idle_sibling_search(SchedState& s, const WakerContext& waker, TaskId p,
+                                                             CpuId prev, CpuId target, DecisionRecord* record,
+                                                             WakePath* path, bool sync, const SisFit& fit,
+                                                             CpuId prev_aff)
 {
     DecisionRecord* const rec = kRecord ? record : nullptr;
     const PlacementPolicy* hooks = placement_hooks(s);
-    if (hooks) {
-        const CpuId cpu = hooks->select_idle_sibling_entry(s, WakeupArgs{waker, p, prev, sync}, target, rec);
-        if (cpu != kNoCpu) {
-            if (path)
-                *path = WakePath::Policy;
-            return cpu;
-        }
-    }
     Task& t = s.task(p);
     const SchedDomains& dom = *s.domains;
-    const bool asym = dom.sched_asym_cpucapacity();
-    // Only the asym-capacity tests read p's utilisation.
-    const unsigned long util = asym ? task_util_est(synced_avg(s, p)) : 0;
-    const unsigned long uclamp_min = 0;
-    const unsigned long uclamp_max = 1024;
-    // asym_fits_cpu() is true on a symmetric machine: `asym` says so without the call.
-    auto fits = [&](CpuId cpu) { return !asym || asym_fits_cpu(s, util, uclamp_min, uclamp_max, cpu); };
-    auto why = [&](CpuId cpu) {
-        std::string text = idle_text(s, cpu);
-        if (asym)
-            text += fits(cpu) ? std::string(", fits") : cat(", does not fit (util ", util, ")");
-        return text;
-    };
+    const bool asym = fit.asym;
+    auto fits = [&](CpuId cpu) { return fit.fits(s, cpu); };
+    auto why = [&](CpuId cpu) { return fit.why(s, cpu); };
     auto done = [&](CpuId cpu, WakePath wp) {
         if (path)
             *path = wp;
         return cpu;
     };
     const bool cluster_active = dom.sched_cluster_active();
-
-    // 1. The target is idle: nothing is cheaper or warmer.
-    if (choose_idle_cpu(s, target, t) && fits(target)) {
-        if (rec)
-            note(rec, kSelectIdleSibling, "target idle", why(target), target);
-        return done(target, WakePath::TargetIdle);
-    }
-    if (rec)
-        note(rec, kSelectIdleSibling, "target not idle", why(target));
-
-    // 2. prev is idle and shares the cache with target: p's data is there.
-    CpuId prev_aff = kNoCpu;
-    if (prev != target && dom.cpus_share_cache(prev, target) && choose_idle_cpu(s, prev, t) && fits(prev)) {
-        if (!cluster_active || dom.cpus_share_resources(prev, target)) {
-            if (rec)
-                note(rec, kSelectIdleSibling, "prev idle", cat(why(prev), ", shares cache with target"), prev);
-            return done(prev, WakePath::PrevIdle);
-        }
-        // Idle, but in another cluster than target: an idle CPU in target's
-        // cluster would be closer, so keep prev only as a late fallback.
-        prev_aff = prev;
-        if (rec)
-            note(rec, kSelectIdleSibling, "prev idle, other cluster",
-                 cat(why(prev), ", not in target's cluster: kept as fallback"));
-    } else if (rec && prev != target) {
-        note(rec, kSelectIdleSibling, "prev not usable",
-             dom.cpus_share_cache(prev, target) ? why(prev) : cat("prev ", prev, " in another LLC than target"));
-    }
 
     // 3. A per-CPU kthread (an I/O completion worker) woke p on prev, its
     // own CPU, and is about to sleep: stacking p behind it is cheapest.
@@ -459,6 +456,62 @@ template <bool kRecord>
     return done(target, WakePath::TargetFallback);
 }
 
+template <bool kRecord>
+[[gnu::hot, gnu::always_inline]] inline CpuId select_idle_sibling_impl(SchedState& s, const WakerContext& waker,
+                                                                       TaskId p, CpuId prev, CpuId target,
+                                                                       DecisionRecord* record, WakePath* path,
+                                                                       bool sync)
+{
+    DecisionRecord* const rec = kRecord ? record : nullptr;
+    const PlacementPolicy* hooks = placement_hooks(s);
+    if (hooks) {
+        const CpuId cpu = hooks->select_idle_sibling_entry(s, WakeupArgs{waker, p, prev, sync}, target, rec);
+        if (cpu != kNoCpu) {
+            if (path)
+                *path = WakePath::Policy;
+            return cpu;
+        }
+    }
+    const Task& t = s.task(p);
+    const SchedDomains& dom = *s.domains;
+    const SisFit fit(s, p);
+    // always_inline: as `finish` in select_task_rq_fair_impl().
+    auto done = [&](CpuId cpu, WakePath wp) __attribute__((always_inline)) {
+        if (path)
+            *path = wp;
+        return cpu;
+    };
+
+    // 1. The target is idle: nothing is cheaper or warmer.
+    if (choose_idle_cpu(s, target, t) && fit.fits(s, target)) {
+        if (rec)
+            note(rec, kSelectIdleSibling, "target idle", fit.why(s, target), target);
+        return done(target, WakePath::TargetIdle);
+    }
+    if (rec)
+        note(rec, kSelectIdleSibling, "target not idle", fit.why(s, target));
+
+    // 2. prev is idle and shares the cache with target: p's data is there.
+    CpuId prev_aff = kNoCpu;
+    if (prev != target && dom.cpus_share_cache(prev, target) && choose_idle_cpu(s, prev, t) && fit.fits(s, prev)) {
+        if (!dom.sched_cluster_active() || dom.cpus_share_resources(prev, target)) {
+            if (rec)
+                note(rec, kSelectIdleSibling, "prev idle", cat(fit.why(s, prev), ", shares cache with target"), prev);
+            return done(prev, WakePath::PrevIdle);
+        }
+        // Idle, but in another cluster than target: an idle CPU in target's
+        // cluster would be closer, so keep prev only as a late fallback.
+        prev_aff = prev;
+        if (rec)
+            note(rec, kSelectIdleSibling, "prev idle, other cluster",
+                 cat(fit.why(s, prev), ", not in target's cluster: kept as fallback"));
+    } else if (rec && prev != target) {
+        note(rec, kSelectIdleSibling, "prev not usable",
+             dom.cpus_share_cache(prev, target) ? fit.why(s, prev) : cat("prev ", prev, " in another LLC than target"));
+    }
+    return select_idle_sibling_search<kRecord>(s, waker, p, prev, target, rec, path, sync, fit, prev_aff);
+}
+
 }  // namespace
 
 CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
@@ -471,8 +524,9 @@ CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, Cp
 namespace {
 
 template <bool kRecord>
-[[gnu::hot]] CpuId select_task_rq_fair_impl(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
-                                            unsigned int wake_flags, DecisionRecord* record, WakePath* path)
+[[gnu::hot, gnu::always_inline]] inline CpuId select_task_rq_fair_impl(SchedState& s, const WakerContext& waker,
+                                                                       TaskId p, CpuId prev, unsigned int wake_flags,
+                                                                       DecisionRecord* record, WakePath* path)
 {
     DecisionRecord* const rec = kRecord ? record : nullptr;
     assert(prev >= 0 && prev < s.machine->nr_cpus() && waker.cpu >= 0 && waker.cpu < s.machine->nr_cpus());
@@ -489,7 +543,8 @@ template <bool kRecord>
     if (rec)
         begin_record(*rec, s, waker, p, prev, wake_flags);
 
-    auto finish = [&](CpuId chosen, WakePath wp, CpuId target) {
+    // always_inline: GCC kept this lambda out of line once the path became one function.
+    auto finish = [&](CpuId chosen, WakePath wp, CpuId target) __attribute__((always_inline)) {
         if (path)
             *path = wp;
         if (rec)
@@ -498,7 +553,7 @@ template <bool kRecord>
     };
 
     if (wake_flags & WF_TTWU) {
-        record_wakee(s, waker, p);
+        record_wakee_impl(s, waker, p);
 
         if (wake_flags & WF_CURRENT_CPU) {
             if (t.cpus_allowed.test(cpu)) {
@@ -517,7 +572,7 @@ template <bool kRecord>
             new_cpu = prev;
         }
 
-        const bool wide = wake_wide(s, waker, p);
+        const bool wide = wake_wide_impl(s, waker, p);
         want_affine = !wide && t.cpus_allowed.test(cpu);
         if (rec) {
             const unsigned int a = cur ? cur->wakee_flips : 0;

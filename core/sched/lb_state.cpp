@@ -94,56 +94,6 @@ bool sched_use_asym_prio(const SchedState& s, int sd, CpuId cpu)
 
 // --- rq->cfs_tasks ------------------------------------------------------------------
 
-namespace {
-
-// Takes the entry e out of the links of c's list; its cpu and delayed mark stay.
-void cfs_tasks_unlink(LoadBalanceState& lb, CpuLbState& c, const CfsTasksLink& e)
-{
-    (e.prev != kNoTask ? lb.link(e.prev).next : c.tasks_front) = e.next;
-    (e.next != kNoTask ? lb.link(e.next).prev : c.tasks_back) = e.prev;
-}
-
-// Links p (entry e) in at the back of c's list: the kernel's list head.
-void cfs_tasks_link_head(LoadBalanceState& lb, CpuLbState& c, TaskId p, CfsTasksLink& e)
-{
-    e.prev = c.tasks_back;
-    e.next = kNoTask;
-    (c.tasks_back != kNoTask ? lb.link(c.tasks_back).next : c.tasks_front) = p;
-    c.tasks_back = p;
-}
-
-}  // namespace
-
-[[gnu::hot]] void list_remove(LoadBalanceState& lb, TaskId p)
-{
-    CfsTasksLink& e = lb.link(p);
-    if (e.cpu == kNoCpu)
-        return;
-    CpuLbState& c = lb.cpu(e.cpu);
-    cfs_tasks_unlink(lb, c, e);
-    if (e.delayed) {
-        e.delayed = false;
-        --c.delayed_in_list;
-    }
-    e.cpu = kNoCpu;
-}
-
-[[gnu::hot]] void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu)
-{
-    CfsTasksLink& e = lb.link(p);
-    CpuLbState& c = lb.cpu(cpu);
-    if (e.cpu == cpu && c.tasks_back == p) {
-        if (e.delayed) {
-            e.delayed = false;
-            --c.delayed_in_list;
-        }
-        return;
-    }
-    list_remove(lb, p);
-    cfs_tasks_link_head(lb, c, p, e);
-    e.cpu = cpu;
-}
-
 void list_move_head(LoadBalanceState& lb, TaskId p)
 {
     CfsTasksLink& e = lb.link(p);
@@ -254,51 +204,18 @@ void lb_task_created(LoadBalanceState& lb, TaskId p)
     }
 }
 
-[[gnu::hot]] void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p)
+// Out of line (the unity build could inline it): lb_task_picked() runs at
+// every pick and needs only its test of delayed_in_list in the caller.
+[[gnu::noinline]] void lb_drop_dequeued_delayed(const SchedState& s, LoadBalanceState& lb, CpuId cpu)
 {
-    const Task& t = s.task(p);
-    CfsTasksLink& e = lb.link(p);
-    if (e.cpu == t.cpu && e.delayed) {
-        // Woken in place: it never left the list.
-        e.delayed = false;
-        --lb.cpu(t.cpu).delayed_in_list;
-    } else {
-        list_add_head(lb, p, t.cpu);
+    for (TaskId q = lb.cpu(cpu).tasks_front; q != kNoTask;) {
+        const CfsTasksLink& e = lb.link(q);
+        const TaskId next = e.next;
+        const Task& t = s.task(q);
+        if (e.delayed && (!t.se.on_rq || t.cpu != cpu))
+            list_remove(lb, q);
+        q = next;
     }
-    // add_nr_running(): a second runnable task makes the root domain overloaded.
-    if (s.rq(t.cpu).nr_running >= 2)
-        lb.overloaded = true;
-}
-
-[[gnu::hot]] void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool delayed)
-{
-    if (!delayed) {
-        list_remove(lb, p);
-        return;
-    }
-    CfsTasksLink& e = lb.link(p);
-    if (e.cpu == cpu && !e.delayed) {
-        e.delayed = true;
-        ++lb.cpu(cpu).delayed_in_list;
-    }
-}
-
-[[gnu::hot]] void lb_task_picked(const SchedState& s, LoadBalanceState& lb, CpuId cpu, TaskId p)
-{
-    CpuLbState& c = lb.cpu(cpu);
-    if (c.delayed_in_list) {
-        for (TaskId q = c.tasks_front; q != kNoTask;) {
-            const CfsTasksLink& e = lb.link(q);
-            const TaskId next = e.next;
-            const Task& t = s.task(q);
-            if (e.delayed && (!t.se.on_rq || t.cpu != cpu))
-                list_remove(lb, q);
-            q = next;
-        }
-    }
-    // set_next_task_fair(): the picked task goes to the head.
-    if (p != kNoTask && s.task(p).se.on_rq)
-        list_add_head(lb, p, cpu);
 }
 
 }  // namespace wb

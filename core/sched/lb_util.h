@@ -60,8 +60,8 @@ std::uint64_t msecs_to_jiffies(const SchedState& s, std::uint64_t ms);
 
 inline int lb_hz(const SchedState& s)
 {
-    const double hz = s.machine->costs[Cost::hz];
-    return hz >= 1 ? static_cast<int>(hz) : 250;
+    // A machine file may give HZ below 1: the balancer then counts with 250.
+    return s.hz >= 1 ? static_cast<int>(s.hz) : 250;
 }
 
 inline int chain_size(const SchedState& s, CpuId cpu)
@@ -75,12 +75,10 @@ inline int domain_id(const SchedState& s, CpuId cpu, int pos)
     return s.domains->domains_of(cpu)[static_cast<std::size_t>(pos)];
 }
 
-// rq->cfs_tasks (lb_state.cpp): list_del(), list_add() at the head,
+// rq->cfs_tasks beyond what load_balance.h has inline (lb_state.cpp):
 // list_move() of an entry of the list to its head (keeping its delayed
 // mark), and dropping entries whose task is no longer queued on cpu (a
 // delayed dequeue completed where the engine does not see it).
-void list_remove(LoadBalanceState& lb, TaskId p);
-void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu);
 void list_move_head(LoadBalanceState& lb, TaskId p);
 void list_prune(const SchedState& s, LoadBalanceState& lb, CpuId cpu);
 

@@ -350,14 +350,102 @@ bool nohz_newidle_balance(const SchedState& s, const LoadBalanceState& lb, CpuId
 // --- What the engine tells the balancer ---------------------------------------------
 
 void lb_task_created(LoadBalanceState& lb, TaskId p);
+
+// rq->cfs_tasks: list_del() and list_add() at the head. They and the
+// reports below run at every enqueue, dequeue and pick, so they are inline:
+// a call would cost as much as the few stores they make.
+
+// Takes the entry e out of the links of c's list; its cpu and delayed mark stay.
+inline void cfs_tasks_unlink(LoadBalanceState& lb, CpuLbState& c, const CfsTasksLink& e)
+{
+    (e.prev != kNoTask ? lb.link(e.prev).next : c.tasks_front) = e.next;
+    (e.next != kNoTask ? lb.link(e.next).prev : c.tasks_back) = e.prev;
+}
+
+// Links p (entry e) in at the back of c's list: the kernel's list head.
+inline void cfs_tasks_link_head(LoadBalanceState& lb, CpuLbState& c, TaskId p, CfsTasksLink& e)
+{
+    e.prev = c.tasks_back;
+    e.next = kNoTask;
+    (c.tasks_back != kNoTask ? lb.link(c.tasks_back).next : c.tasks_front) = p;
+    c.tasks_back = p;
+}
+
+inline void list_remove(LoadBalanceState& lb, TaskId p)
+{
+    CfsTasksLink& e = lb.link(p);
+    if (e.cpu == kNoCpu)
+        return;
+    CpuLbState& c = lb.cpu(e.cpu);
+    cfs_tasks_unlink(lb, c, e);
+    if (e.delayed) {
+        e.delayed = false;
+        --c.delayed_in_list;
+    }
+    e.cpu = kNoCpu;
+}
+
+inline void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu)
+{
+    CfsTasksLink& e = lb.link(p);
+    CpuLbState& c = lb.cpu(cpu);
+    if (e.cpu == cpu && c.tasks_back == p) {
+        if (e.delayed) {
+            e.delayed = false;
+            --c.delayed_in_list;
+        }
+        return;
+    }
+    list_remove(lb, p);
+    cfs_tasks_link_head(lb, c, p, e);
+    e.cpu = cpu;
+}
+
+// The entries of delayed tasks that a pick on cpu dequeued (lb_state.cpp).
+void lb_drop_dequeued_delayed(const SchedState& s, LoadBalanceState& lb, CpuId cpu);
+
 // p was enqueued on p.cpu (wakeup, fork); a task woken while still queued
 // as a delayed entity (ttwu_runnable) keeps its place in the list.
-void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p);
+inline void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p)
+{
+    const Task& t = s.task(p);
+    CfsTasksLink& e = lb.link(p);
+    if (e.cpu == t.cpu && e.delayed) {
+        // Woken in place: it never left the list.
+        e.delayed = false;
+        --lb.cpu(t.cpu).delayed_in_list;
+    } else {
+        list_add_head(lb, p, t.cpu);
+    }
+    // add_nr_running(): a second runnable task makes the root domain overloaded.
+    if (s.rq(t.cpu).nr_running >= 2)
+        lb.overloaded = true;
+}
+
 // p left cpu's queue by sleeping (`delayed`: it stays queued as a delayed
 // entity) or exiting.
-void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool delayed);
+inline void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool delayed)
+{
+    if (!delayed) {
+        list_remove(lb, p);
+        return;
+    }
+    CfsTasksLink& e = lb.link(p);
+    if (e.cpu == cpu && !e.delayed) {
+        e.delayed = true;
+        ++lb.cpu(cpu).delayed_in_list;
+    }
+}
+
 // cpu switched to p (kNoTask: to idle, or kept its task); drops the entries
 // of delayed tasks the pick dequeued.
-void lb_task_picked(const SchedState& s, LoadBalanceState& lb, CpuId cpu, TaskId p);
+inline void lb_task_picked(const SchedState& s, LoadBalanceState& lb, CpuId cpu, TaskId p)
+{
+    if (lb.cpu(cpu).delayed_in_list)
+        lb_drop_dequeued_delayed(s, lb, cpu);
+    // set_next_task_fair(): the picked task goes to the head.
+    if (p != kNoTask && s.task(p).se.on_rq)
+        list_add_head(lb, p, cpu);
+}
 
 }  // namespace wb

@@ -19,21 +19,21 @@ std::uint64_t jiffies_at(std::int64_t ns, double hz)
 
 std::uint64_t SchedState::jiffies_uncached() const
 {
-    const double hz = machine->costs[Cost::hz];
+    const double rate = machine->costs[Cost::hz];  // the exact HZ, not the member's whole number
     const std::int64_t t = now.ns();
-    const std::uint64_t value = jiffies_at(t, hz);
-    if (!(hz >= 1) || t < 0)
+    const std::uint64_t value = jiffies_at(t, rate);
+    if (!(rate >= 1) || t < 0)
         return value;
     // The formula is monotonic in time, so the value holds from now until
     // the first ns that gives more: binary search for it within two
     // periods (rounding moves a boundary by a few ns at most).
     std::int64_t lo = t;  // gives value
-    std::int64_t hi = t + 2 * static_cast<std::int64_t>(1e9 / hz) + 2;
-    if (jiffies_at(hi, hz) <= value)
+    std::int64_t hi = t + 2 * static_cast<std::int64_t>(1e9 / rate) + 2;
+    if (jiffies_at(hi, rate) <= value)
         return value;
     while (hi - lo > 1) {
         const std::int64_t mid = lo + (hi - lo) / 2;
-        (jiffies_at(mid, hz) > value ? hi : lo) = mid;
+        (jiffies_at(mid, rate) > value ? hi : lo) = mid;
     }
     jiffy_cache = {t, hi, value};
     return value;
@@ -56,6 +56,7 @@ SchedState make_sched_state(const Machine& machine, const SchedDomains& domains,
     const double hz = machine.costs[Cost::hz];
     const auto h = static_cast<std::int64_t>(hz > 0 ? hz : 250.0);
     s.tick_nsec = (1000000000 + h / 2) / h;
+    s.hz = static_cast<std::uint64_t>(hz);
     s.rqs.resize(static_cast<std::size_t>(machine.nr_cpus()));
     for (const CpuTopo& c : machine.cpus) {
         Rq& rq = s.rqs[static_cast<std::size_t>(c.cpu)];

@@ -64,6 +64,7 @@ struct SchedState {
     // change during a run.
     int slice_factor = 1;                // base_slice()'s LOG scaling: 1 + ilog2(min(nr_cpus, 8))
     std::int64_t tick_nsec = 4'000'000;  // TICK_NSEC at the machine's HZ
+    std::uint64_t hz = 250;              // the machine's HZ, truncated: costs[Cost::hz] is a double
 
     Rq& rq(CpuId cpu) { return rqs[static_cast<std::size_t>(cpu)]; }
     const Rq& rq(CpuId cpu) const { return rqs[static_cast<std::size_t>(cpu)]; }
