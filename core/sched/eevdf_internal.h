@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "sched/eevdf.h"
 
@@ -67,11 +68,69 @@ inline void clear_buddies(CfsRq& cfs, TaskId id)
         cfs.next = kNoTask;
 }
 
+// 64-bit kernels keep weights in 22.10 fixed point (scale_load); the EEVDF
+// sums use that resolution, which decides how V rounds.
+inline constexpr unsigned kLoadShift = 10;
+
+inline std::uint64_t scaled_weight(const SchedEntity& se)
+{
+    return static_cast<std::uint64_t>(se.weight) << kLoadShift;
+}
+
+inline std::int64_t entity_key(const CfsRq& cfs, const SchedEntity& se)
+{
+    return se.vruntime - cfs.zero_vruntime;
+}
+
+inline void sum_w_vruntime_add(CfsRq& cfs, const SchedEntity& se)
+{
+    const auto w = scaled_weight(se);
+    cfs.sum_w_vruntime += entity_key(cfs, se) * static_cast<std::int64_t>(w);
+    cfs.sum_weight += w;
+}
+
+inline void sum_w_vruntime_sub(CfsRq& cfs, const SchedEntity& se)
+{
+    const auto w = scaled_weight(se);
+    cfs.sum_w_vruntime -= entity_key(cfs, se) * static_cast<std::int64_t>(w);
+    cfs.sum_weight -= w;
+}
+
 // Defined in eevdf_queue.cpp.
 const SchedEntity* queued_curr(const SchedState& s, const CfsRq& cfs);
 bool vruntime_eligible(const SchedState& s, const CfsRq& cfs, std::int64_t vruntime);
-void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id);
-void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id);
+void insert_tree(SchedState& s, CfsRq& cfs, TaskId id);
+void erase_tree(SchedState& s, CfsRq& cfs, TaskId id);
+
+// __enqueue_entity / __dequeue_entity: the tree and the sums. curr is never
+// in the tree. Inline, the common case only: an entity that goes last in
+// deadline order (the queue empty, or the latest deadline; equal deadlines
+// go after the ones already there, as rb_add_cached does) and, for the
+// dequeue, the last entity, which a CPU's only waiting task always is.
+// Everything else, and a queue that must grow, calls out, so that the
+// callers carry neither vector's grow code nor the search.
+[[gnu::always_inline]] inline void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+{
+    std::vector<TaskId>& queue = cfs.queue;
+    const SchedEntity& se = se_of(s, id);
+    if (queue.size() == queue.capacity() || (!queue.empty() && se_of(s, queue.back()).deadline > se.deadline)) {
+        insert_tree(s, cfs, id);
+        return;
+    }
+    queue.push_back(id);
+    sum_w_vruntime_add(cfs, se);
+}
+
+[[gnu::always_inline]] inline void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+{
+    std::vector<TaskId>& queue = cfs.queue;
+    if (queue.empty() || queue.back() != id) {
+        erase_tree(s, cfs, id);
+        return;
+    }
+    queue.pop_back();
+    sum_w_vruntime_sub(cfs, se_of(s, id));
+}
 
 // PELT time runs one period ahead of simulated time: a last_update_time of
 // 0 means "not attached to a runqueue" (new or migrated), and a run starts
