@@ -61,8 +61,14 @@ void set_protect_slice(SchedState& s, CfsRq& cfs, SchedEntity& se)
 {
     std::uint64_t slice = static_cast<std::uint64_t>(s.tunables.base_slice_normalized);
     std::int64_t vprot = se.deadline;
-    if (s.feats(Feat::RUN_TO_PARITY))
+    if (s.feats(Feat::RUN_TO_PARITY)) {
+        // Alone on its CPU, se's own slice is the shortest: up to its deadline.
+        if (cfs.queue.empty()) {
+            se.vprot = vprot;
+            return;
+        }
         slice = cfs_rq_min_slice(s, cfs);
+    }
     slice = std::min(slice, se.slice);
     if (slice != se.slice) {
         if (s.feats(Feat::PREEMPT_SHORT))
@@ -83,16 +89,24 @@ void update_protect_slice(SchedState& s, CpuId cpu, SchedEntity& se)
     se.vprot = std::min(se.vprot, runtime + static_cast<std::int64_t>(calc_delta_fair(slice, se)));
 }
 
-// update_deadline(): once curr reaches its virtual deadline it has had its
-// request; the next one starts where it is.
-bool update_deadline(SchedState& s, CpuId cpu, SchedEntity& se)
+// update_deadline() once curr has reached its virtual deadline: it has had
+// its request; the next one starts where it is. Out of line, so that the
+// charge of a run that ends before its deadline (most) saves no registers
+// for it.
+[[gnu::hot, gnu::noinline]] void renew_deadline(SchedState& s, CpuId cpu, SchedEntity& se)
 {
-    if (se.vruntime < se.deadline)
-        return false;
     if (!se.custom_slice)
         se.slice = static_cast<std::uint64_t>(s.base_slice());
     se.deadline = se.vruntime + static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
     avg_vruntime(s, cpu);
+}
+
+// update_deadline(): whether curr reached its deadline and got a new one.
+bool update_deadline(SchedState& s, CpuId cpu, SchedEntity& se)
+{
+    if (se.vruntime < se.deadline)
+        return false;
+    renew_deadline(s, cpu, se);
     return true;
 }
 

@@ -76,23 +76,30 @@ void update_zero_vruntime(CfsRq& cfs, std::int64_t delta)
     cfs.zero_vruntime += delta;
 }
 
-// V - zero_vruntime. Negative sums are rounded down, not towards zero, so an
-// entity sitting exactly at V always tests eligible.
-std::int64_t avg_vruntime_delta(const SchedState& s, const CfsRq& cfs)
+// V - zero_vruntime with entities in the tree: the weighted average.
+// Negative sums are rounded down, not towards zero, so an entity sitting
+// exactly at V always tests eligible. Out of line for its division.
+[[gnu::hot, gnu::noinline]] std::int64_t weighted_avg_vruntime_delta(const SchedState& s, const CfsRq& cfs)
 {
-    const SchedEntity* curr = queued_curr(s, cfs);
     auto weight = static_cast<std::int64_t>(cfs.sum_weight);
-    if (weight) {
-        std::int64_t runtime = cfs.sum_w_vruntime;
-        if (curr) {
-            const auto w = static_cast<std::int64_t>(scaled_weight(*curr));
-            runtime += entity_key(cfs, *curr) * w;
-            weight += w;
-        }
-        if (runtime < 0)
-            runtime -= weight - 1;
-        return runtime / weight;
+    std::int64_t runtime = cfs.sum_w_vruntime;
+    if (const SchedEntity* curr = queued_curr(s, cfs)) {
+        const auto w = static_cast<std::int64_t>(scaled_weight(*curr));
+        runtime += entity_key(cfs, *curr) * w;
+        weight += w;
     }
+    if (runtime < 0)
+        runtime -= weight - 1;
+    return runtime / weight;
+}
+
+// V - zero_vruntime. Inline for the common case of an empty tree (a CPU with
+// one task or none), where V is curr's vruntime or the origin itself.
+[[gnu::always_inline]] inline std::int64_t avg_vruntime_delta(const SchedState& s, const CfsRq& cfs)
+{
+    if (cfs.sum_weight)
+        return weighted_avg_vruntime_delta(s, cfs);
+    const SchedEntity* curr = queued_curr(s, cfs);
     return curr ? curr->vruntime - cfs.zero_vruntime : 0;
 }
 
