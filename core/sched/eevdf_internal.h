@@ -136,6 +136,46 @@ void erase_tree(SchedState& s, CfsRq& cfs, TaskId id);
     sum_w_vruntime_sub(cfs, se_of(s, id));
 }
 
+// RUN_TO_PARITY: curr is inside the slice it was promised.
+inline bool protect_slice(const SchedEntity& se)
+{
+    return se.vruntime < se.vprot;
+}
+
+// update_deadline() once curr has reached its virtual deadline: it has had
+// its request; the next one starts where it is. Defined in eevdf_pick.cpp,
+// out of line, so that the charge of a run that ends before its deadline
+// (most) saves no registers for it.
+void renew_deadline(SchedState& s, CpuId cpu, SchedEntity& se);
+
+// update_curr()'s charge of curr (not kNoTask) for its run since
+// exec_start. Inline here for dequeue_task_fair(), which charges the task
+// going to sleep every time; update_curr() calls it out of line.
+[[gnu::always_inline]] inline bool charge_curr_of(SchedState& s, CpuId cpu, CfsRq& cfs)
+{
+    SchedEntity& se = se_of(s, cfs.curr);
+    const std::int64_t now = s.now.ns();
+    const std::int64_t delta = now - static_cast<std::int64_t>(se.exec_start);
+    if (delta <= 0)
+        return false;
+    se.exec_start = static_cast<std::uint64_t>(now);
+    se.sum_exec_runtime += static_cast<std::uint64_t>(delta);
+    se.vruntime += static_cast<std::int64_t>(calc_delta_fair(static_cast<std::uint64_t>(delta), se));
+    // update_deadline()
+    const bool resched = se.vruntime >= se.deadline;
+    if (resched)
+        renew_deadline(s, cpu, se);
+
+    if (cfs.h_nr_queued == 1)
+        return false;
+    if (resched || !protect_slice(se)) {
+        cfs.need_resched = true;
+        clear_buddies(cfs, cfs.curr);
+        return true;
+    }
+    return false;
+}
+
 // PELT time runs one period ahead of simulated time: a last_update_time of
 // 0 means "not attached to a runqueue" (new or migrated), and a run starts
 // at time 0.

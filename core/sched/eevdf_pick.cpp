@@ -42,11 +42,6 @@ std::uint64_t cfs_rq_min_slice(const SchedState& s, const CfsRq& cfs)
     return slice;
 }
 
-bool protect_slice(const SchedEntity& se)
-{
-    return se.vruntime < se.vprot;
-}
-
 void cancel_protect_slice(SchedEntity& se)
 {
     if (protect_slice(se))
@@ -87,27 +82,6 @@ void update_protect_slice(SchedState& s, CpuId cpu, SchedEntity& se)
     const std::uint64_t slice = cfs_rq_min_slice(s, cfs);
     const std::int64_t runtime = std::min(se.vruntime, avg_vruntime(s, cpu));
     se.vprot = std::min(se.vprot, runtime + static_cast<std::int64_t>(calc_delta_fair(slice, se)));
-}
-
-// update_deadline() once curr has reached its virtual deadline: it has had
-// its request; the next one starts where it is. Out of line, so that the
-// charge of a run that ends before its deadline (most) saves no registers
-// for it.
-[[gnu::hot, gnu::noinline]] void renew_deadline(SchedState& s, CpuId cpu, SchedEntity& se)
-{
-    if (!se.custom_slice)
-        se.slice = static_cast<std::uint64_t>(s.base_slice());
-    se.deadline = se.vruntime + static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
-    avg_vruntime(s, cpu);
-}
-
-// update_deadline(): whether curr reached its deadline and got a new one.
-bool update_deadline(SchedState& s, CpuId cpu, SchedEntity& se)
-{
-    if (se.vruntime < se.deadline)
-        return false;
-    renew_deadline(s, cpu, se);
-    return true;
 }
 
 void set_next_buddy(SchedState& s, CfsRq& cfs, TaskId id)
@@ -279,6 +253,18 @@ namespace {
     return next;
 }
 
+namespace eevdf_detail {
+
+[[gnu::hot, gnu::noinline]] void renew_deadline(SchedState& s, CpuId cpu, SchedEntity& se)
+{
+    if (!se.custom_slice)
+        se.slice = static_cast<std::uint64_t>(s.base_slice());
+    se.deadline = se.vruntime + static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
+    avg_vruntime(s, cpu);
+}
+
+}  // namespace eevdf_detail
+
 namespace {
 
 // update_curr() with a task to charge. Not inlined into it, so that the
@@ -286,24 +272,7 @@ namespace {
 // this part's register saves.
 [[gnu::hot, gnu::noinline]] bool charge_curr(SchedState& s, CpuId cpu, CfsRq& cfs)
 {
-    SchedEntity& se = se_of(s, cfs.curr);
-    const std::int64_t now = s.now.ns();
-    const std::int64_t delta = now - static_cast<std::int64_t>(se.exec_start);
-    if (delta <= 0)
-        return false;
-    se.exec_start = static_cast<std::uint64_t>(now);
-    se.sum_exec_runtime += static_cast<std::uint64_t>(delta);
-    se.vruntime += static_cast<std::int64_t>(calc_delta_fair(static_cast<std::uint64_t>(delta), se));
-    const bool resched = update_deadline(s, cpu, se);
-
-    if (cfs.h_nr_queued == 1)
-        return false;
-    if (resched || !protect_slice(se)) {
-        cfs.need_resched = true;
-        clear_buddies(cfs, cfs.curr);
-        return true;
-    }
-    return false;
+    return charge_curr_of(s, cpu, cfs);
 }
 
 }  // namespace

@@ -435,7 +435,8 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
     if (!se.sched_delayed)
         util_est_dequeue(s, cfs, se);
     clear_buddies(cfs, pid);
-    update_curr(s, cpu);
+    if (cfs.curr != kNoTask)  // update_curr()
+        charge_curr_of(s, cpu, cfs);
     const bool lag_clamped = update_entity_lag_of(s, cfs, se);
 
     // DELAY_DEQUEUE: a sleeper that has received more than its share stays
