@@ -120,7 +120,8 @@ void erase_tree(SchedState& s, CfsRq& cfs, TaskId id);
     // emplace_back, not push_back: the unity group calls push_back on
     // vector<int> in many places and GCC keeps one out-of-line copy of it
     // (its grow code makes it large), a call plus a capacity test that was
-    // just made; this instantiation has this one caller and inlines.
+    // just made; emplace_back(TaskId&) is used only here and GCC inlines it
+    // (check the disassembly if this line changes).
     queue.emplace_back(id);
     sum_w_vruntime_add(cfs, se);
 }
