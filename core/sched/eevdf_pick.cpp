@@ -226,6 +226,17 @@ namespace {
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
 
+    // Nothing queued (a CPU whose last task just went to sleep): prev, if
+    // any, is off the queue, as a queued curr counts in h_nr_queued, so
+    // put_prev_task_fair() only clears curr. Tested first, this path needs
+    // none of the registers the pick saves.
+    if (!cfs.h_nr_queued) {
+        cfs.curr = kNoTask;
+        cfs.need_resched = false;
+        rq.curr = kNoTask;
+        return kNoTask;
+    }
+
     TaskId next = kNoTask;
     while (cfs.h_nr_queued) {
         if (cfs.curr != kNoTask && se_of(s, cfs.curr).on_rq)
