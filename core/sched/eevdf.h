@@ -69,9 +69,19 @@ inline unsigned long nice_to_weight(int nice)
     return sched_prio_to_weight(nice);
 }
 
+// calc_delta_fair() for an entity whose weight is not nice 0's.
+std::uint64_t calc_delta_fair_weighted(std::uint64_t delta, const SchedEntity& se);
+
 // Real time `delta` ns as virtual time of an entity of se's weight:
 // delta * 1024 / weight, with the kernel's sched_prio_to_wmult arithmetic.
-std::uint64_t calc_delta_fair(std::uint64_t delta, const SchedEntity& se);
+// Inline, as the fair class's hot paths call it for nice-0 tasks mostly,
+// whose virtual time is their real time.
+inline std::uint64_t calc_delta_fair(std::uint64_t delta, const SchedEntity& se)
+{
+    if (se.weight == kNice0Load)
+        return delta;
+    return calc_delta_fair_weighted(delta, se);
+}
 
 // --- EEVDF queue state ---------------------------------------------------------
 

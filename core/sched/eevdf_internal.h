@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "sched/eevdf.h"
 
@@ -67,11 +68,114 @@ inline void clear_buddies(CfsRq& cfs, TaskId id)
         cfs.next = kNoTask;
 }
 
+// 64-bit kernels keep weights in 22.10 fixed point (scale_load); the EEVDF
+// sums use that resolution, which decides how V rounds.
+inline constexpr unsigned kLoadShift = 10;
+
+inline std::uint64_t scaled_weight(const SchedEntity& se)
+{
+    return static_cast<std::uint64_t>(se.weight) << kLoadShift;
+}
+
+inline std::int64_t entity_key(const CfsRq& cfs, const SchedEntity& se)
+{
+    return se.vruntime - cfs.zero_vruntime;
+}
+
+inline void sum_w_vruntime_add(CfsRq& cfs, const SchedEntity& se)
+{
+    const auto w = scaled_weight(se);
+    cfs.sum_w_vruntime += entity_key(cfs, se) * static_cast<std::int64_t>(w);
+    cfs.sum_weight += w;
+}
+
+inline void sum_w_vruntime_sub(CfsRq& cfs, const SchedEntity& se)
+{
+    const auto w = scaled_weight(se);
+    cfs.sum_w_vruntime -= entity_key(cfs, se) * static_cast<std::int64_t>(w);
+    cfs.sum_weight -= w;
+}
+
 // Defined in eevdf_queue.cpp.
 const SchedEntity* queued_curr(const SchedState& s, const CfsRq& cfs);
 bool vruntime_eligible(const SchedState& s, const CfsRq& cfs, std::int64_t vruntime);
-void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id);
-void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id);
+void insert_tree(SchedState& s, CfsRq& cfs, TaskId id);
+void erase_tree(SchedState& s, CfsRq& cfs, TaskId id);
+
+// __enqueue_entity / __dequeue_entity: the tree and the sums. curr is never
+// in the tree. Inline, the common case only: an entity that goes last in
+// deadline order (the queue empty, or the latest deadline; equal deadlines
+// go after the ones already there, as rb_add_cached does) and, for the
+// dequeue, the last entity, which a CPU's only waiting task always is.
+// Everything else, and a queue that must grow, calls out, so that the
+// callers carry neither vector's grow code nor the search.
+[[gnu::always_inline]] inline void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+{
+    std::vector<TaskId>& queue = cfs.queue;
+    const SchedEntity& se = se_of(s, id);
+    if (queue.size() == queue.capacity() || (!queue.empty() && se_of(s, queue.back()).deadline > se.deadline)) {
+        insert_tree(s, cfs, id);
+        return;
+    }
+    // emplace_back, not push_back: the unity group calls push_back on
+    // vector<int> in many places and GCC keeps one out-of-line copy of it
+    // (its grow code makes it large), a call plus a capacity test that was
+    // just made; emplace_back(TaskId&) is used only here and GCC inlines it
+    // (check the disassembly if this line changes).
+    queue.emplace_back(id);
+    sum_w_vruntime_add(cfs, se);
+}
+
+[[gnu::always_inline]] inline void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+{
+    std::vector<TaskId>& queue = cfs.queue;
+    if (queue.empty() || queue.back() != id) {
+        erase_tree(s, cfs, id);
+        return;
+    }
+    queue.pop_back();
+    sum_w_vruntime_sub(cfs, se_of(s, id));
+}
+
+// RUN_TO_PARITY: curr is inside the slice it was promised.
+inline bool protect_slice(const SchedEntity& se)
+{
+    return se.vruntime < se.vprot;
+}
+
+// update_deadline() once curr has reached its virtual deadline: it has had
+// its request; the next one starts where it is. Defined in eevdf_pick.cpp,
+// out of line, so that the charge of a run that ends before its deadline
+// (most) saves no registers for it.
+void renew_deadline(SchedState& s, CpuId cpu, SchedEntity& se);
+
+// update_curr()'s charge of curr (not kNoTask) for its run since
+// exec_start. Inline here for dequeue_task_fair(), which charges the task
+// going to sleep every time; update_curr() calls it out of line.
+[[gnu::always_inline]] inline bool charge_curr_of(SchedState& s, CpuId cpu, CfsRq& cfs)
+{
+    SchedEntity& se = se_of(s, cfs.curr);
+    const std::int64_t now = s.now.ns();
+    const std::int64_t delta = now - static_cast<std::int64_t>(se.exec_start);
+    if (delta <= 0)
+        return false;
+    se.exec_start = static_cast<std::uint64_t>(now);
+    se.sum_exec_runtime += static_cast<std::uint64_t>(delta);
+    se.vruntime += static_cast<std::int64_t>(calc_delta_fair(static_cast<std::uint64_t>(delta), se));
+    // update_deadline()
+    const bool resched = se.vruntime >= se.deadline;
+    if (resched)
+        renew_deadline(s, cpu, se);
+
+    if (cfs.h_nr_queued == 1)
+        return false;
+    if (resched || !protect_slice(se)) {
+        cfs.need_resched = true;
+        clear_buddies(cfs, cfs.curr);
+        return true;
+    }
+    return false;
+}
 
 // PELT time runs one period ahead of simulated time: a last_update_time of
 // 0 means "not attached to a runqueue" (new or migrated), and a run starts

@@ -42,11 +42,6 @@ std::uint64_t cfs_rq_min_slice(const SchedState& s, const CfsRq& cfs)
     return slice;
 }
 
-bool protect_slice(const SchedEntity& se)
-{
-    return se.vruntime < se.vprot;
-}
-
 void cancel_protect_slice(SchedEntity& se)
 {
     if (protect_slice(se))
@@ -61,8 +56,14 @@ void set_protect_slice(SchedState& s, CfsRq& cfs, SchedEntity& se)
 {
     std::uint64_t slice = static_cast<std::uint64_t>(s.tunables.base_slice_normalized);
     std::int64_t vprot = se.deadline;
-    if (s.feats(Feat::RUN_TO_PARITY))
+    if (s.feats(Feat::RUN_TO_PARITY)) {
+        // Alone on its CPU, se's own slice is the shortest: up to its deadline.
+        if (cfs.queue.empty()) {
+            se.vprot = vprot;
+            return;
+        }
         slice = cfs_rq_min_slice(s, cfs);
+    }
     slice = std::min(slice, se.slice);
     if (slice != se.slice) {
         if (s.feats(Feat::PREEMPT_SHORT))
@@ -81,19 +82,6 @@ void update_protect_slice(SchedState& s, CpuId cpu, SchedEntity& se)
     const std::uint64_t slice = cfs_rq_min_slice(s, cfs);
     const std::int64_t runtime = std::min(se.vruntime, avg_vruntime(s, cpu));
     se.vprot = std::min(se.vprot, runtime + static_cast<std::int64_t>(calc_delta_fair(slice, se)));
-}
-
-// update_deadline(): once curr reaches its virtual deadline it has had its
-// request; the next one starts where it is.
-bool update_deadline(SchedState& s, CpuId cpu, SchedEntity& se)
-{
-    if (se.vruntime < se.deadline)
-        return false;
-    if (!se.custom_slice)
-        se.slice = static_cast<std::uint64_t>(s.base_slice());
-    se.deadline = se.vruntime + static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
-    avg_vruntime(s, cpu);
-    return true;
 }
 
 void set_next_buddy(SchedState& s, CfsRq& cfs, TaskId id)
@@ -238,6 +226,17 @@ namespace {
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
 
+    // Nothing queued (a CPU whose last task just went to sleep): prev, if
+    // any, is off the queue, as a queued curr counts in h_nr_queued, so
+    // put_prev_task_fair() only clears curr. Tested first, this path needs
+    // none of the registers the pick saves.
+    if (!cfs.h_nr_queued) {
+        cfs.curr = kNoTask;
+        cfs.need_resched = false;
+        rq.curr = kNoTask;
+        return kNoTask;
+    }
+
     TaskId next = kNoTask;
     while (cfs.h_nr_queued) {
         if (cfs.curr != kNoTask && se_of(s, cfs.curr).on_rq)
@@ -265,6 +264,18 @@ namespace {
     return next;
 }
 
+namespace eevdf_detail {
+
+[[gnu::hot, gnu::noinline]] void renew_deadline(SchedState& s, CpuId cpu, SchedEntity& se)
+{
+    if (!se.custom_slice)
+        se.slice = static_cast<std::uint64_t>(s.base_slice());
+    se.deadline = se.vruntime + static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
+    avg_vruntime(s, cpu);
+}
+
+}  // namespace eevdf_detail
+
 namespace {
 
 // update_curr() with a task to charge. Not inlined into it, so that the
@@ -272,24 +283,7 @@ namespace {
 // this part's register saves.
 [[gnu::hot, gnu::noinline]] bool charge_curr(SchedState& s, CpuId cpu, CfsRq& cfs)
 {
-    SchedEntity& se = se_of(s, cfs.curr);
-    const std::int64_t now = s.now.ns();
-    const std::int64_t delta = now - static_cast<std::int64_t>(se.exec_start);
-    if (delta <= 0)
-        return false;
-    se.exec_start = static_cast<std::uint64_t>(now);
-    se.sum_exec_runtime += static_cast<std::uint64_t>(delta);
-    se.vruntime += static_cast<std::int64_t>(calc_delta_fair(static_cast<std::uint64_t>(delta), se));
-    const bool resched = update_deadline(s, cpu, se);
-
-    if (cfs.h_nr_queued == 1)
-        return false;
-    if (resched || !protect_slice(se)) {
-        cfs.need_resched = true;
-        clear_buddies(cfs, cfs.curr);
-        return true;
-    }
-    return false;
+    return charge_curr_of(s, cpu, cfs);
 }
 
 }  // namespace

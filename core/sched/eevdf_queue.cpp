@@ -20,9 +20,6 @@ using namespace eevdf_detail;
 
 namespace {
 
-// 64-bit kernels keep weights in 22.10 fixed point (scale_load); the EEVDF
-// sums use that resolution, which decides how V rounds.
-constexpr unsigned kLoadShift = 10;
 constexpr std::uint32_t kWmultConst = 0xffffffffu;
 constexpr std::uint32_t kWmultIdlePrio = 1431655765u;
 
@@ -40,11 +37,6 @@ constexpr std::array<std::uint32_t, 40> kPrioToWmult = {
     4194304,  5237765,  6557202,  8165337,  10153587, 12820798,  15790321,  19976592,  24970740,  31350126,
     39045157, 49367440, 61356676, 76695844, 95443717, 119304647, 148102320, 186737708, 238609294, 286331153,
 };
-
-std::uint64_t scaled_weight(const SchedEntity& se)
-{
-    return static_cast<std::uint64_t>(se.weight) << kLoadShift;
-}
 
 std::uint32_t inv_weight(unsigned long weight)
 {
@@ -76,25 +68,6 @@ std::uint64_t calc_delta(std::uint64_t delta, std::uint64_t weight, std::uint32_
     return static_cast<std::uint64_t>((static_cast<u128>(delta) * static_cast<std::uint32_t>(fact)) >> shift);
 }
 
-std::int64_t entity_key(const CfsRq& cfs, const SchedEntity& se)
-{
-    return se.vruntime - cfs.zero_vruntime;
-}
-
-void sum_w_vruntime_add(CfsRq& cfs, const SchedEntity& se)
-{
-    const auto w = scaled_weight(se);
-    cfs.sum_w_vruntime += entity_key(cfs, se) * static_cast<std::int64_t>(w);
-    cfs.sum_weight += w;
-}
-
-void sum_w_vruntime_sub(CfsRq& cfs, const SchedEntity& se)
-{
-    const auto w = scaled_weight(se);
-    cfs.sum_w_vruntime -= entity_key(cfs, se) * static_cast<std::int64_t>(w);
-    cfs.sum_weight -= w;
-}
-
 // Moving the origin by d shifts every key by -d; the sum follows without
 // visiting the queue.
 void update_zero_vruntime(CfsRq& cfs, std::int64_t delta)
@@ -103,23 +76,30 @@ void update_zero_vruntime(CfsRq& cfs, std::int64_t delta)
     cfs.zero_vruntime += delta;
 }
 
-// V - zero_vruntime. Negative sums are rounded down, not towards zero, so an
-// entity sitting exactly at V always tests eligible.
-std::int64_t avg_vruntime_delta(const SchedState& s, const CfsRq& cfs)
+// V - zero_vruntime with entities in the tree: the weighted average.
+// Negative sums are rounded down, not towards zero, so an entity sitting
+// exactly at V always tests eligible. Out of line for its division.
+[[gnu::hot, gnu::noinline]] std::int64_t weighted_avg_vruntime_delta(const SchedState& s, const CfsRq& cfs)
 {
-    const SchedEntity* curr = queued_curr(s, cfs);
     auto weight = static_cast<std::int64_t>(cfs.sum_weight);
-    if (weight) {
-        std::int64_t runtime = cfs.sum_w_vruntime;
-        if (curr) {
-            const auto w = static_cast<std::int64_t>(scaled_weight(*curr));
-            runtime += entity_key(cfs, *curr) * w;
-            weight += w;
-        }
-        if (runtime < 0)
-            runtime -= weight - 1;
-        return runtime / weight;
+    std::int64_t runtime = cfs.sum_w_vruntime;
+    if (const SchedEntity* curr = queued_curr(s, cfs)) {
+        const auto w = static_cast<std::int64_t>(scaled_weight(*curr));
+        runtime += entity_key(cfs, *curr) * w;
+        weight += w;
     }
+    if (runtime < 0)
+        runtime -= weight - 1;
+    return runtime / weight;
+}
+
+// V - zero_vruntime. Inline for the common case of an empty tree (a CPU with
+// one task or none), where V is curr's vruntime or the origin itself.
+[[gnu::always_inline]] inline std::int64_t avg_vruntime_delta(const SchedState& s, const CfsRq& cfs)
+{
+    if (cfs.sum_weight)
+        return weighted_avg_vruntime_delta(s, cfs);
+    const SchedEntity* curr = queued_curr(s, cfs);
     return curr ? curr->vruntime - cfs.zero_vruntime : 0;
 }
 
@@ -143,12 +123,83 @@ std::uint64_t cfs_rq_max_slice(const SchedState& s, const CfsRq& cfs)
 }
 
 // Lag is bounded by what the queue can pay back: the longest slice plus a
-// tick, as virtual time of this entity.
-std::int64_t entity_lag(const SchedState& s, const CfsRq& cfs, const SchedEntity& se, std::int64_t avruntime)
+// tick, as virtual time of this entity. Out of line: the callers reach it
+// only for an entity away from V, and its slice scan and division would
+// otherwise cost them register saves on every call.
+[[gnu::hot, gnu::noinline]] std::int64_t entity_lag(const SchedState& s, const CfsRq& cfs, const SchedEntity& se,
+                                                    std::int64_t avruntime)
 {
     const std::uint64_t max_slice = cfs_rq_max_slice(s, cfs) + static_cast<std::uint64_t>(s.tick_nsec);
     const auto limit = static_cast<std::int64_t>(calc_delta_fair(max_slice, se));
     return std::clamp(avruntime - se.vruntime, -limit, limit);
+}
+
+// update_entity_lag() with the runqueue and entity at hand; inline in its
+// hot callers (the sleep dequeue).
+[[gnu::always_inline]] inline bool update_entity_lag_of(SchedState& s, CfsRq& cfs, SchedEntity& se)
+{
+    const std::int64_t avruntime = rebase_avg_vruntime(s, cfs);
+    // An entity at V (a CPU's only entity always is) has no lag to clamp.
+    std::int64_t vlag = avruntime == se.vruntime ? 0 : entity_lag(s, cfs, se, avruntime);
+    if (se.sched_delayed) {
+        // It was delayed because its lag was negative; waiting must not make
+        // that debt grow, nor (DELAY_ZERO) turn it into credit.
+        vlag = std::max(vlag, se.vlag);
+        if (s.feats(Feat::DELAY_ZERO))
+            vlag = std::min<std::int64_t>(vlag, 0);
+    }
+    se.vlag = vlag;
+    return avruntime - vlag != se.vruntime;
+}
+
+// PLACE_LAG's inflation of se's lag on a queue with others on it: joining
+// moves V towards se by w * vlag / (W + w), which would eat into the lag se
+// is owed; inflated, se sits exactly vlag behind the new V after placement.
+// Returns the inflated lag. Out of line for its 128-bit division, which
+// would cost place_entity() six register saves at every call.
+[[gnu::hot, gnu::noinline]] std::int64_t place_lag(const SchedState& s, CfsRq& cfs, const SchedEntity& se)
+{
+    std::int64_t load = static_cast<std::int64_t>(cfs.sum_weight);
+    if (const SchedEntity* curr = queued_curr(s, cfs))
+        load += static_cast<std::int64_t>(scaled_weight(*curr));
+    const auto weight = static_cast<std::int64_t>(scaled_weight(se));
+    const i128 inflated = static_cast<i128>(se.vlag) * (load + weight);
+    if (!load)
+        load = 1;
+    const auto lag = static_cast<std::int64_t>(inflated / load);
+    // A heavy entity drags V to itself: move the origin there now to keep
+    // weight x key products small. (se is not in the sums, so the order
+    // against its placement does not matter.)
+    if (weight > load)
+        update_zero_vruntime(cfs, -lag);
+    return lag;
+}
+
+// place_entity() with the runqueue and entity at hand; inline in
+// enqueue_task_fair().
+[[gnu::always_inline]] inline void place_entity_on(SchedState& s, CfsRq& cfs, SchedEntity& se, unsigned flags)
+{
+    const std::int64_t vruntime = rebase_avg_vruntime(s, cfs);
+    std::int64_t lag = 0;
+
+    if (!se.custom_slice)
+        se.slice = static_cast<std::uint64_t>(s.base_slice());
+    auto vslice = static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
+
+    if (s.feats(Feat::PLACE_LAG) && cfs.h_nr_queued && se.vlag)
+        lag = place_lag(s, cfs, se);
+    se.vruntime = vruntime - lag;
+
+    if (s.feats(Feat::PLACE_REL_DEADLINE) && se.rel_deadline) {
+        se.deadline += se.vruntime;
+        se.rel_deadline = false;
+        return;
+    }
+    // A new task joins tasks that are, on average, halfway through their
+    // slices; half a slice lets it ease in without jumping the queue.
+    if (s.feats(Feat::PLACE_DEADLINE_INITIAL) && (flags & ENQUEUE_INITIAL))
+        vslice /= 2;
+    se.deadline = se.vruntime + vslice;
 }
 
 void util_est_enqueue(SchedState& s, CfsRq& cfs, const SchedEntity& se)
@@ -233,27 +284,22 @@ bool vruntime_eligible(const SchedState& s, const CfsRq& cfs, std::int64_t vrunt
     return static_cast<i128>(avg) >= static_cast<i128>(key) * load;
 }
 
-// __enqueue_entity / __dequeue_entity: the tree and the sums. curr is never
-// in the tree.
-[[gnu::hot]] void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+// enqueue_tree() where the append does not fit: an insert before a later
+// deadline, or a queue that must grow.
+[[gnu::hot, gnu::noinline]] void insert_tree(SchedState& s, CfsRq& cfs, TaskId id)
 {
     const SchedEntity& se = se_of(s, id);
     sum_w_vruntime_add(cfs, se);
     std::vector<TaskId>& queue = cfs.queue;
     // Equal deadlines go after the ones already there, as rb_add_cached does.
-    // Most often that is the end (the queue empty, or the latest deadline):
-    // checked first, it saves the search and the general insert.
-    if (queue.empty() || se_of(s, queue.back()).deadline <= se.deadline) {
-        queue.push_back(id);
-        return;
-    }
     auto pos = std::upper_bound(queue.begin(), queue.end(), se.deadline, [&s](std::int64_t deadline, TaskId other) {
         return deadline < se_of(s, other).deadline;
     });
     queue.insert(pos, id);
 }
 
-[[gnu::hot]] void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id)
+// dequeue_tree() of an entity that is not the last in deadline order.
+[[gnu::hot, gnu::noinline]] void erase_tree(SchedState& s, CfsRq& cfs, TaskId id)
 {
     std::vector<TaskId>& queue = cfs.queue;
     // The pick takes the leftmost entity most often: no search for it.
@@ -283,10 +329,8 @@ void set_load_weight(Task& p)
     p.se.weight = task_load_weight(p);
 }
 
-[[gnu::hot]] std::uint64_t calc_delta_fair(std::uint64_t delta, const SchedEntity& se)
+[[gnu::hot]] std::uint64_t calc_delta_fair_weighted(std::uint64_t delta, const SchedEntity& se)
 {
-    if (se.weight == kNice0Load)
-        return delta;
     return calc_delta(delta, kNice0Load, inv_weight(se.weight));
 }
 
@@ -310,66 +354,12 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
 
 [[gnu::hot]] bool update_entity_lag(SchedState& s, CpuId cpu, TaskId p)
 {
-    CfsRq& cfs = s.rq(cpu).cfs;
-    SchedEntity& se = se_of(s, p);
-    const std::int64_t avruntime = rebase_avg_vruntime(s, cfs);
-    // An entity at V (a CPU's only entity always is) has no lag to clamp.
-    std::int64_t vlag = avruntime == se.vruntime ? 0 : entity_lag(s, cfs, se, avruntime);
-    if (se.sched_delayed) {
-        // It was delayed because its lag was negative; waiting must not make
-        // that debt grow, nor (DELAY_ZERO) turn it into credit.
-        vlag = std::max(vlag, se.vlag);
-        if (s.feats(Feat::DELAY_ZERO))
-            vlag = std::min<std::int64_t>(vlag, 0);
-    }
-    se.vlag = vlag;
-    return avruntime - vlag != se.vruntime;
+    return update_entity_lag_of(s, s.rq(cpu).cfs, se_of(s, p));
 }
 
 [[gnu::hot]] void place_entity(SchedState& s, CpuId cpu, TaskId p, unsigned flags)
 {
-    CfsRq& cfs = s.rq(cpu).cfs;
-    SchedEntity& se = se_of(s, p);
-    const std::int64_t vruntime = rebase_avg_vruntime(s, cfs);
-    bool update_zero = false;
-    std::int64_t lag = 0;
-
-    if (!se.custom_slice)
-        se.slice = static_cast<std::uint64_t>(s.base_slice());
-    auto vslice = static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
-
-    if (s.feats(Feat::PLACE_LAG) && cfs.h_nr_queued && se.vlag) {
-        // Joining moves V towards p by w * vlag / (W + w), which would eat
-        // into the lag p is owed; inflate it so that after placement p sits
-        // exactly vlag behind the new V.
-        std::int64_t load = static_cast<std::int64_t>(cfs.sum_weight);
-        if (const SchedEntity* curr = queued_curr(s, cfs))
-            load += static_cast<std::int64_t>(scaled_weight(*curr));
-        const auto weight = static_cast<std::int64_t>(scaled_weight(se));
-        const i128 inflated = static_cast<i128>(se.vlag) * (load + weight);
-        if (!load)
-            load = 1;
-        lag = static_cast<std::int64_t>(inflated / load);
-        // A heavy entity drags V to itself: move the origin there now to keep
-        // weight x key products small.
-        if (weight > load)
-            update_zero = true;
-    }
-
-    se.vruntime = vruntime - lag;
-    if (update_zero)
-        update_zero_vruntime(cfs, -lag);
-
-    if (s.feats(Feat::PLACE_REL_DEADLINE) && se.rel_deadline) {
-        se.deadline += se.vruntime;
-        se.rel_deadline = false;
-        return;
-    }
-    // A new task joins tasks that are, on average, halfway through their
-    // slices; half a slice lets it ease in without jumping the queue.
-    if (s.feats(Feat::PLACE_DEADLINE_INITIAL) && (flags & ENQUEUE_INITIAL))
-        vslice /= 2;
-    se.deadline = se.vruntime + vslice;
+    place_entity_on(s, s.rq(cpu).cfs, se_of(s, p), flags);
 }
 
 // --- Runqueue operations ------------------------------------------------------------
@@ -405,7 +395,7 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
     // its parameters): place it before its runtime moves V.
     const bool is_curr = cfs.curr == pid;
     if (is_curr)
-        place_entity(s, cpu, pid, flags);
+        place_entity_on(s, cfs, se, flags);
 
     // enqueue_entity(): PELT first, with the counts as they were.
     update_load_avg(s, cpu, pid, UPDATE_TG | DO_ATTACH);
@@ -415,7 +405,7 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
     se.on_rq = true;
 
     if (!is_curr) {
-        place_entity(s, cpu, pid, flags);
+        place_entity_on(s, cfs, se, flags);
         enqueue_tree(s, cfs, pid);
     }
     ++cfs.h_nr_runnable;
@@ -445,8 +435,9 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
     if (!se.sched_delayed)
         util_est_dequeue(s, cfs, se);
     clear_buddies(cfs, pid);
-    update_curr(s, cpu);
-    const bool lag_clamped = update_entity_lag(s, cpu, pid);
+    if (cfs.curr != kNoTask)  // update_curr()
+        charge_curr_of(s, cpu, cfs);
+    const bool lag_clamped = update_entity_lag_of(s, cfs, se);
 
     // DELAY_DEQUEUE: a sleeper that has received more than its share stays
     // queued, competing, until it is eligible again and picked, so that a
