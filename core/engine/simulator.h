@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/future_events.h"
@@ -196,7 +197,12 @@ private:
     void ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags);
     void ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, bool on_target);
     void charge_waker(CpuId cpu, Time cost);
-    void finish_decision(DecisionRecord& rec);
+    std::optional<DecisionRecord> begin_decision(const WakerContext& waker, TaskId p, CpuId prev_cpu,
+                                                 unsigned int wake_flags);
+    DecisionRecord new_record(std::uint64_t seq, const WakerContext& waker, TaskId p, CpuId prev_cpu,
+                              unsigned int wake_flags) const;
+    void finish_decision(WakePath path, CpuId waker_cpu, CpuId prev_cpu, CpuId chosen,
+                         std::optional<DecisionRecord>& rec);
 
     void note_rq_change(CpuId cpu);
     void check_after_event(CpuId cpu);
