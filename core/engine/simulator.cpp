@@ -95,6 +95,10 @@ Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOpt
     idle_cpus_ = machine_.nr_cpus();
     const double hz = machine_.costs[Cost::hz];
     tick_period_ = Time::ns(static_cast<std::int64_t>(1e9 / (hz > 0 ? hz : 250)));
+    for (std::size_t i = 0; i < cpu_.size(); ++i) {
+        cpu_[i].thread_speed = machine_.cpus[i].speed;
+        cpu_[i].has_smt_siblings = !smt_siblings_[i].empty();
+    }
     // Ticks of different CPUs are not aligned on real hardware; where each
     // CPU's tick falls is the run's one random draw that every workload sees.
     for (CpuExec& c : cpu_) {
@@ -191,12 +195,15 @@ TaskId Simulator::create_task(const TaskSpec& spec)
 }
 
 // OsNoise::next_step() hands every task but its kworkers to the inner
-// workload; asking that directly skips a virtual call per step.
+// workload; asking that directly skips a virtual call per step. Which of
+// the two a task belongs to is fixed once it is created, so it is looked
+// up once, not at every step.
 [[gnu::hot]] inline Step Simulator::workload_step(TaskId p)
 {
-    if (noise_ && noise_->owns(p))
-        return noise_->next_step(*this, p);
-    return user_workload_->next_step(*this, p);
+    Workload*& from = task_[static_cast<std::size_t>(p)].steps_from;
+    if (!from) [[unlikely]]
+        from = noise_ && noise_->owns(p) ? static_cast<Workload*>(noise_) : user_workload_;
+    return from->next_step(*this, p);
 }
 
 // OsNoise::done() is the inner workload's.
@@ -307,9 +314,19 @@ void Simulator::start_timer(Time at, std::int64_t token)
 // ---------------------------------------------------------------------------
 // Executing steps.
 
-double Simulator::effective_speed(CpuId cpu) const
+[[gnu::hot, gnu::always_inline]] inline double Simulator::effective_speed(CpuId cpu) const
 {
-    double speed = machine_.cpus[static_cast<std::size_t>(cpu)].speed;
+    const CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    if (!c.has_smt_siblings)
+        return c.thread_speed;
+    return contended_speed(cpu);
+}
+
+// effective_speed() on a core with other threads. Out of line: the loop
+// would make every segment start save registers, on machines without SMT too.
+[[gnu::noinline]] double Simulator::contended_speed(CpuId cpu) const
+{
+    double speed = cpu_[static_cast<std::size_t>(cpu)].thread_speed;
     // SMT siblings busy at once share the core's pipelines.
     for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)]) {
         if (cpu_[static_cast<std::size_t>(other)].busy) {
@@ -376,7 +393,7 @@ double Simulator::effective_speed(CpuId cpu) const
     c.last_change = s_.now;
     idle_cpus_ += busy ? -1 : 1;
     c.busy = busy;
-    if (!smt_siblings_[static_cast<std::size_t>(cpu)].empty())
+    if (c.has_smt_siblings)
         retime_siblings(cpu);
 }
 

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/future_events.h"
@@ -116,6 +117,11 @@ private:
         Time seg_start;      // when the current segment (re)started
         Time overhead_left;  // kernel time still to spend before the task's work continues
         double speed = 1.0;  // work per ns now: thread speed x SMT contention
+        // The machine's speed of this CPU's thread, and whether its core has
+        // other threads (whose load changes `speed`): read at every segment
+        // start, kept here beside `speed` instead of in the machine's tables.
+        double thread_speed = 1.0;
+        bool has_smt_siblings = false;
         bool tick_armed = false;
         bool need_resched = false;
         int last_mm = -1;              // the address space loaded on this CPU
@@ -143,6 +149,10 @@ private:
         Time runnable_since;  // for run delay
         CpuId last_ran = kNoCpu;
         unsigned int pending_flags = 0;  // wake flags of a wakeup waiting on a wake list
+        // Who says what the task does next: the OS noise for its kworkers,
+        // else the workload as given. Found at the task's first step (see
+        // workload_step()).
+        Workload* steps_from = nullptr;
     };
 
     // Event handling.
@@ -168,6 +178,7 @@ private:
     void retime_siblings(CpuId cpu);
     void settle_progress(CpuId cpu);
     double effective_speed(CpuId cpu) const;
+    double contended_speed(CpuId cpu) const;
     void set_busy(CpuId cpu, bool busy);
 
     // core.c: scheduling.
@@ -186,7 +197,12 @@ private:
     void ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags);
     void ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, bool on_target);
     void charge_waker(CpuId cpu, Time cost);
-    void finish_decision(DecisionRecord& rec);
+    std::optional<DecisionRecord> begin_decision(const WakerContext& waker, TaskId p, CpuId prev_cpu,
+                                                 unsigned int wake_flags);
+    DecisionRecord new_record(std::uint64_t seq, const WakerContext& waker, TaskId p, CpuId prev_cpu,
+                              unsigned int wake_flags) const;
+    void finish_decision(WakePath path, CpuId waker_cpu, CpuId prev_cpu, CpuId chosen,
+                         std::optional<DecisionRecord>& rec);
 
     void note_rq_change(CpuId cpu);
     void check_after_event(CpuId cpu);

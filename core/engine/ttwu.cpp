@@ -6,6 +6,7 @@
 // under the target's runqueue lock. The target reads as busy from the moment
 // it is chosen (ttwu_pending), as in the kernel.
 #include <cassert>
+#include <optional>
 
 #include "engine/cost_time.h"
 #include "engine/simulator.h"
@@ -14,6 +15,31 @@
 #include "topology/distance.h"
 
 namespace wb {
+
+// A wakeup decision begins: it takes the next number, and gets a record
+// only when a sink will read it (nothing is spent on one otherwise).
+[[gnu::hot, gnu::always_inline]] inline std::optional<DecisionRecord> Simulator::begin_decision(
+    const WakerContext& waker, TaskId p, CpuId prev_cpu, unsigned int wake_flags)
+{
+    const std::uint64_t seq = wakeup_seq_++;
+    if (!sink_)
+        return std::nullopt;
+    return new_record(seq, waker, p, prev_cpu, wake_flags);
+}
+
+DecisionRecord Simulator::new_record(std::uint64_t seq, const WakerContext& waker, TaskId p, CpuId prev_cpu,
+                                     unsigned int wake_flags) const
+{
+    DecisionRecord rec;
+    rec.seq = seq;
+    rec.time = s_.now;
+    rec.waker = waker.task;
+    rec.wakee = p;
+    rec.waker_cpu = waker.cpu;
+    rec.prev_cpu = prev_cpu;
+    rec.wake_flags = wake_flags;
+    return rec;
+}
 
 [[gnu::hot]] void Simulator::wake_up(TaskId p, unsigned int wake_flags)
 {
@@ -30,23 +56,17 @@ namespace wb {
     t.latency_pending = true;
     charge_waker(this_cpu, cost_time(machine_, Cost::wakeup_local));
 
-    DecisionRecord rec;
-    rec.seq = wakeup_seq_++;
-    rec.time = s_.now;
-    rec.waker = waker.task;
-    rec.wakee = p;
-    rec.waker_cpu = this_cpu;
-    rec.prev_cpu = pt.wake_cpu;
-    rec.wake_flags = wake_flags;
+    const CpuId wake_cpu = pt.wake_cpu;
+    std::optional<DecisionRecord> rec = begin_decision(waker, p, wake_cpu, wake_flags);
 
     // ttwu_runnable(): a delayed-dequeue task is still queued where it
     // slept; it becomes runnable again in place, with no CPU selection.
     if (pt.se.on_rq && pt.se.sched_delayed) {
-        rec.path = WakePath::NotSelected;
-        rec.chosen = pt.cpu;
-        rec.target = pt.cpu;
-        rec.steps.push_back({"ttwu_runnable", "delayed task requeued in place", "", pt.cpu});
-        finish_decision(rec);
+        if (rec) {
+            rec->target = pt.cpu;
+            rec->steps.push_back({"ttwu_runnable", "delayed task requeued in place", "", pt.cpu});
+        }
+        finish_decision(WakePath::NotSelected, this_cpu, wake_cpu, pt.cpu, rec);
         enqueue_task_fair(s_, pt.cpu, p, ENQUEUE_DELAYED);
         pt.state = TaskState::Runnable;
         mark_runnable(p);
@@ -60,12 +80,12 @@ namespace wb {
 
     // A task that never ran has no prev; it wakes where it was created.
     const CpuId prev = pt.wake_cpu != kNoCpu ? pt.wake_cpu : pt.cpu != kNoCpu ? pt.cpu : this_cpu;
-    const CpuId cpu = select_task_rq(s_, waker, p, prev, &wake_flags, sink_ ? &rec : nullptr, &rec.path);
+    WakePath path = WakePath::TargetFallback;
+    const CpuId cpu = select_task_rq(s_, waker, p, prev, &wake_flags, rec ? &*rec : nullptr, &path);
     if (pt.cpu != kNoCpu && cpu != pt.cpu)
         wake_flags |= WF_MIGRATED;
     set_task_cpu(s_, p, cpu);
-    rec.chosen = cpu;
-    finish_decision(rec);
+    finish_decision(path, this_cpu, wake_cpu, cpu, rec);
     ttwu_queue(waker, p, cpu, wake_flags);
 }
 
@@ -173,19 +193,12 @@ void Simulator::wake_up_new_task(TaskId p, CpuId parent_cpu)
     pt.recent_used_cpu = parent_cpu;
     const WakerContext parent{parent_cpu, s_.rq(parent_cpu).curr, true};
     unsigned int flags = WF_FORK;
-    DecisionRecord rec;
-    rec.seq = wakeup_seq_++;
-    rec.time = s_.now;
-    rec.waker = parent.task;
-    rec.wakee = p;
-    rec.waker_cpu = parent_cpu;
-    rec.prev_cpu = parent_cpu;
-    rec.wake_flags = flags;
-    const CpuId cpu = select_task_rq(s_, parent, p, parent_cpu, &flags, sink_ ? &rec : nullptr, &rec.path);
+    std::optional<DecisionRecord> rec = begin_decision(parent, p, parent_cpu, flags);
+    WakePath path = WakePath::TargetFallback;
+    const CpuId cpu = select_task_rq(s_, parent, p, parent_cpu, &flags, rec ? &*rec : nullptr, &path);
     pt.cpu = cpu;
     pt.wake_cpu = cpu;
-    rec.chosen = cpu;
-    finish_decision(rec);
+    finish_decision(path, parent_cpu, parent_cpu, cpu, rec);
     post_init_entity_util_avg(s_, p);
     enqueue_task_fair(s_, cpu, p, ENQUEUE_INITIAL);
     pt.state = TaskState::Runnable;
@@ -209,16 +222,28 @@ void Simulator::charge_waker(CpuId cpu, Time cost)
     cpu_[static_cast<std::size_t>(cpu)].overhead_left += cost;
 }
 
-[[gnu::hot]] void Simulator::finish_decision(DecisionRecord& rec)
+// Counts the decision in the metrics and hands its record to the sink.
+[[gnu::hot]] void Simulator::finish_decision(WakePath path, CpuId waker_cpu, CpuId prev_cpu, CpuId chosen,
+                                             std::optional<DecisionRecord>& rec)
 {
-    ++metrics_.wakeups_by_path[static_cast<std::size_t>(rec.path)];
-    rec.from_waker = distance_class(machine_, rec.waker_cpu, rec.chosen);
-    rec.from_prev =
-        rec.prev_cpu == kNoCpu ? DistanceClass::SameCpu : distance_class(machine_, rec.prev_cpu, rec.chosen);
-    ++metrics_.placement_from_waker[static_cast<std::size_t>(rec.from_waker)];
-    ++metrics_.placement_from_prev[static_cast<std::size_t>(rec.from_prev)];
-    if (sink_)
-        sink_(rec);
+    // A record's prev_cpu is the one the selector started from, which it
+    // wrote there (select_task_rq() begins the record); the placement
+    // counts have always gone by the record's.
+    if (rec)
+        prev_cpu = rec->prev_cpu;
+    ++metrics_.wakeups_by_path[static_cast<std::size_t>(path)];
+    const DistanceClass from_waker = distance_class(machine_, waker_cpu, chosen);
+    const DistanceClass from_prev =
+        prev_cpu == kNoCpu ? DistanceClass::SameCpu : distance_class(machine_, prev_cpu, chosen);
+    ++metrics_.placement_from_waker[static_cast<std::size_t>(from_waker)];
+    ++metrics_.placement_from_prev[static_cast<std::size_t>(from_prev)];
+    if (!rec)
+        return;
+    rec->path = path;
+    rec->chosen = chosen;
+    rec->from_waker = from_waker;
+    rec->from_prev = from_prev;
+    sink_(*rec);
 }
 
 }  // namespace wb

@@ -24,7 +24,7 @@ struct GemmOptions {
     Time spin = Time::us(1);    // work between two sched_yield() calls while waiting
 };
 
-class GemmWorkload : public Workload {
+class GemmWorkload final : public Workload {
 public:
     explicit GemmWorkload(GemmOptions options) : opt_(options) {}
 

@@ -34,7 +34,7 @@ struct HackbenchOptions {
 inline constexpr std::uint64_t kPipeCapacityBytes = 64 * 1024;
 inline constexpr std::uint64_t kSocketCapacityBytes = 212992;
 
-class HackbenchWorkload : public Workload {
+class HackbenchWorkload final : public Workload {
 public:
     explicit HackbenchWorkload(HackbenchOptions options);
 

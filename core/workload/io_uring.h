@@ -23,7 +23,7 @@ struct IoUringOptions {
     Time timeout = Time::s(1);    // --timeout, in simulated time
 };
 
-class IoUringWorkload : public Workload {
+class IoUringWorkload final : public Workload {
 public:
     explicit IoUringWorkload(IoUringOptions options) : opt_(options) {}
 

@@ -19,7 +19,7 @@
 
 namespace wb {
 
-class JsonWorkload : public Workload {
+class JsonWorkload final : public Workload {
 public:
     explicit JsonWorkload(WorkloadFile file) : file_(std::move(file)) {}
 

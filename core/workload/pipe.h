@@ -18,7 +18,7 @@ struct PipeOptions {
     std::string cpus;               // taskset-style cpulist both tasks are pinned to; "" = all CPUs
 };
 
-class PipeWorkload : public Workload {
+class PipeWorkload final : public Workload {
 public:
     explicit PipeWorkload(PipeOptions options) : opt_(std::move(options)) {}
 

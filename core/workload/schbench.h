@@ -31,7 +31,7 @@ struct SchbenchOptions {
     Time warmup = Time();               // -w
 };
 
-class SchbenchWorkload : public Workload {
+class SchbenchWorkload final : public Workload {
 public:
     explicit SchbenchWorkload(SchbenchOptions options) : opt_(options) {}
 

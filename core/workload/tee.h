@@ -26,7 +26,7 @@ struct TeeOptions {
 
 inline constexpr std::uint64_t kTeePipeBytes = 64 * 1024;
 
-class TeeWorkload : public Workload {
+class TeeWorkload final : public Workload {
 public:
     explicit TeeWorkload(TeeOptions options) : opt_(options) {}
 

@@ -32,7 +32,7 @@ struct WebOptions {
     Time duration = Time::s(1);  // requests are offered for this long
 };
 
-class WebWorkload : public Workload {
+class WebWorkload final : public Workload {
 public:
     explicit WebWorkload(WebOptions options) : opt_(options) {}
 
