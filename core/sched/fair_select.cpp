@@ -68,7 +68,7 @@ void end_record(DecisionRecord& rec, const SchedState& s, CpuId target, CpuId ch
 
 bool is_cpu_allowed(const SchedState& s, const Task& t, CpuId cpu)
 {
-    return cpu >= 0 && cpu < s.machine->nr_cpus() && t.cpus_allowed.test(cpu);
+    return cpu >= 0 && cpu < s.nr_cpus && t.cpus_allowed.test(cpu);
 }
 
 // select_fallback_rq(): the selector's answer is not allowed (an affinity
