@@ -456,13 +456,15 @@ template <bool kRecord>
     return done(target, WakePath::TargetFallback);
 }
 
-// `hooks` is placement_hooks(s), passed in: the caller's stores to Task
-// might alias s.policy for all the compiler knows, so it would load it again.
+// `hooks` is placement_hooks(s) and `t` is s.task(p), passed in: the
+// caller has them, and GCC would work them out again (the caller's stores to
+// Task might alias s.policy for all it knows).
 template <bool kRecord>
 [[gnu::hot, gnu::always_inline]] inline CpuId select_idle_sibling_impl(SchedState& s, const PlacementPolicy* hooks,
-                                                                       const WakerContext& waker, TaskId p, CpuId prev,
-                                                                       CpuId target, DecisionRecord* record,
-                                                                       WakePath* path, bool sync)
+                                                                       const WakerContext& waker, TaskId p,
+                                                                       const Task& t, CpuId prev, CpuId target,
+                                                                       DecisionRecord* record, WakePath* path,
+                                                                       bool sync)
 {
     DecisionRecord* const rec = kRecord ? record : nullptr;
     if (hooks) {
@@ -473,7 +475,6 @@ template <bool kRecord>
             return cpu;
         }
     }
-    const Task& t = s.task(p);
     const SchedDomains& dom = *s.domains;
     const SisFit fit(s, p);
     // always_inline: as `finish` in select_task_rq_fair_impl().
@@ -519,8 +520,9 @@ CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, Cp
                           DecisionRecord* rec, WakePath* path, bool sync)
 {
     const PlacementPolicy* hooks = placement_hooks(s);
-    return rec ? select_idle_sibling_impl<true>(s, hooks, waker, p, prev, target, rec, path, sync)
-               : select_idle_sibling_impl<false>(s, hooks, waker, p, prev, target, nullptr, path, sync);
+    const Task& t = s.task(p);
+    return rec ? select_idle_sibling_impl<true>(s, hooks, waker, p, t, prev, target, rec, path, sync)
+               : select_idle_sibling_impl<false>(s, hooks, waker, p, t, prev, target, nullptr, path, sync);
 }
 
 namespace {
@@ -635,7 +637,7 @@ template <bool kRecord>
                 return finish(chosen, WakePath::Policy, new_cpu);
         }
         WakePath wp = WakePath::TargetFallback;
-        const CpuId chosen = select_idle_sibling_impl<kRecord>(s, hooks, waker, p, prev, new_cpu, rec, &wp, sync);
+        const CpuId chosen = select_idle_sibling_impl<kRecord>(s, hooks, waker, p, t, prev, new_cpu, rec, &wp, sync);
         return finish(chosen, wp, new_cpu);
     }
     if (rec)
