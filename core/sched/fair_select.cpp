@@ -68,7 +68,7 @@ void end_record(DecisionRecord& rec, const SchedState& s, CpuId target, CpuId ch
 
 bool is_cpu_allowed(const SchedState& s, const Task& t, CpuId cpu)
 {
-    return cpu >= 0 && cpu < s.machine->nr_cpus() && t.cpus_allowed.test(cpu);
+    return cpu >= 0 && cpu < s.nr_cpus && t.cpus_allowed.test(cpu);
 }
 
 // select_fallback_rq(): the selector's answer is not allowed (an affinity
@@ -456,14 +456,17 @@ template <bool kRecord>
     return done(target, WakePath::TargetFallback);
 }
 
+// `hooks` is placement_hooks(s) and `t` is s.task(p), passed in: the
+// caller has them, and GCC would work them out again (the caller's stores to
+// Task might alias s.policy for all it knows).
 template <bool kRecord>
-[[gnu::hot, gnu::always_inline]] inline CpuId select_idle_sibling_impl(SchedState& s, const WakerContext& waker,
-                                                                       TaskId p, CpuId prev, CpuId target,
+[[gnu::hot, gnu::always_inline]] inline CpuId select_idle_sibling_impl(SchedState& s, const PlacementPolicy* hooks,
+                                                                       const WakerContext& waker, TaskId p,
+                                                                       const Task& t, CpuId prev, CpuId target,
                                                                        DecisionRecord* record, WakePath* path,
                                                                        bool sync)
 {
     DecisionRecord* const rec = kRecord ? record : nullptr;
-    const PlacementPolicy* hooks = placement_hooks(s);
     if (hooks) {
         const CpuId cpu = hooks->select_idle_sibling_entry(s, WakeupArgs{waker, p, prev, sync}, target, rec);
         if (cpu != kNoCpu) {
@@ -472,7 +475,6 @@ template <bool kRecord>
             return cpu;
         }
     }
-    const Task& t = s.task(p);
     const SchedDomains& dom = *s.domains;
     const SisFit fit(s, p);
     // always_inline: as `finish` in select_task_rq_fair_impl().
@@ -517,8 +519,10 @@ template <bool kRecord>
 CpuId select_idle_sibling(SchedState& s, const WakerContext& waker, TaskId p, CpuId prev, CpuId target,
                           DecisionRecord* rec, WakePath* path, bool sync)
 {
-    return rec ? select_idle_sibling_impl<true>(s, waker, p, prev, target, rec, path, sync)
-               : select_idle_sibling_impl<false>(s, waker, p, prev, target, nullptr, path, sync);
+    const PlacementPolicy* hooks = placement_hooks(s);
+    const Task& t = s.task(p);
+    return rec ? select_idle_sibling_impl<true>(s, hooks, waker, p, t, prev, target, rec, path, sync)
+               : select_idle_sibling_impl<false>(s, hooks, waker, p, t, prev, target, nullptr, path, sync);
 }
 
 namespace {
@@ -531,9 +535,10 @@ template <bool kRecord>
     DecisionRecord* const rec = kRecord ? record : nullptr;
     assert(prev >= 0 && prev < s.machine->nr_cpus() && waker.cpu >= 0 && waker.cpu < s.machine->nr_cpus());
     const Task& t = s.task(p);
-    const Task* cur = waker.task != kNoTask ? &s.task(waker.task) : nullptr;
-    // An exiting waker will not sleep and hand over its CPU: no sync.
-    const bool sync = (wake_flags & WF_SYNC) && !(cur && cur->exiting);
+    // An exiting waker will not sleep and hand over its CPU: no sync. (Tested
+    // on the id, not on a Task pointer: GCC cannot tell that &s.task(id) is
+    // never null and would test it again.)
+    const bool sync = (wake_flags & WF_SYNC) && !(waker.task != kNoTask && s.task(waker.task).exiting);
     const CpuId cpu = waker.cpu;
     CpuId new_cpu = prev;
     bool want_affine = false;
@@ -575,7 +580,7 @@ template <bool kRecord>
         const bool wide = wake_wide_impl(s, waker, p);
         want_affine = !wide && t.cpus_allowed.test(cpu);
         if (rec) {
-            const unsigned int a = cur ? cur->wakee_flips : 0;
+            const unsigned int a = waker.task != kNoTask ? s.task(waker.task).wakee_flips : 0;
             const unsigned int b = t.wakee_flips;
             note(rec, kWakeWide, wide ? "wide" : "not wide",
                  wake_wide_text(std::max(a, b), std::min(a, b),
@@ -632,7 +637,7 @@ template <bool kRecord>
                 return finish(chosen, WakePath::Policy, new_cpu);
         }
         WakePath wp = WakePath::TargetFallback;
-        const CpuId chosen = select_idle_sibling_impl<kRecord>(s, waker, p, prev, new_cpu, rec, &wp, sync);
+        const CpuId chosen = select_idle_sibling_impl<kRecord>(s, hooks, waker, p, t, prev, new_cpu, rec, &wp, sync);
         return finish(chosen, wp, new_cpu);
     }
     if (rec)

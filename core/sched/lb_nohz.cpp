@@ -62,21 +62,15 @@ bool update_nohz_stats(SchedState& s, LoadBalanceState& lb, CpuId cpu, LbOutcome
 
 }  // namespace
 
-[[gnu::hot]] void nohz_balance_enter_idle(SchedState& s, LoadBalanceState& lb, CpuId cpu)
+void nohz_tick_stop(SchedState& s, LoadBalanceState& lb, CpuId cpu)
 {
-    CpuLbState& c = lb.cpu(cpu);
-    // Each idle entry may leave load to decay.
-    c.has_blocked_load = true;
-    if (!c.nohz_tick_stopped) {
-        if (s.domains->domains_of(cpu).empty())
-            return;  // an isolated CPU takes no part
-        c.nohz_tick_stopped = true;
-        lb.nohz.idle_cpus_mask.set(cpu);
-        ++lb.nohz.nr_cpus;
-        set_cpu_sd_state(s, lb, cpu, true);
-        lb.nohz.needs_update = true;
-    }
-    lb.nohz.has_blocked_load = true;
+    if (s.domains->domains_of(cpu).empty())
+        return;  // an isolated CPU takes no part
+    lb.cpu(cpu).nohz_tick_stopped = true;
+    lb.nohz.idle_cpus_mask.set(cpu);
+    ++lb.nohz.nr_cpus;
+    set_cpu_sd_state(s, lb, cpu, true);
+    lb.nohz.needs_update = true;
 }
 
 unsigned nohz_balancer_kick(SchedState& s, LoadBalanceState& lb, CpuId cpu)

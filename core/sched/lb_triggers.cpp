@@ -208,7 +208,9 @@ namespace {
     rq.idle_stamp = s.now;
     std::uint64_t next_balance = lb_jiffies(s) + static_cast<std::uint64_t>(lb_hz(s));
     int pulled = 0;
-    if (chain_size(s, cpu) > 0) {
+    // c.sd runs parallel to cpu's chain: testing it is cheaper than
+    // chain_size(), and its first entry is read next anyway.
+    if (!c.sd.empty()) {
         const SdRuntime& rt0 = c.sd[0];
         // Nothing anywhere to pull, or this CPU will not idle long enough to
         // pay for even the cheapest attempt.

@@ -328,8 +328,21 @@ bool attach_task(SchedState& s, LoadBalanceState& lb, TaskId p, CpuId dst);
 
 // --- nohz idle balancing ---------------------------------------------------------
 
-// nohz_balance_enter_idle(): cpu stopped its tick.
-void nohz_balance_enter_idle(SchedState& s, LoadBalanceState& lb, CpuId cpu);
+// nohz_balance_enter_idle()'s first entry of an idle period: cpu joins
+// nohz.idle_cpus_mask (unless it has no domains).
+void nohz_tick_stop(SchedState& s, LoadBalanceState& lb, CpuId cpu);
+
+// nohz_balance_enter_idle(): cpu stopped its tick. Inline: the engine calls
+// it at every switch to idle, and the tick is usually already stopped.
+inline void nohz_balance_enter_idle(SchedState& s, LoadBalanceState& lb, CpuId cpu)
+{
+    CpuLbState& c = lb.cpu(cpu);
+    // Each idle entry may leave load to decay.
+    c.has_blocked_load = true;
+    if (!c.nohz_tick_stopped)
+        nohz_tick_stop(s, lb, cpu);
+    lb.nohz.has_blocked_load = true;
+}
 
 // nohz_balancer_kick(): at a busy tick, the NOHZ_* flags to kick an idle
 // balancer with (0: none). Takes cpu out of nohz idle first.
@@ -371,7 +384,9 @@ inline void cfs_tasks_link_head(LoadBalanceState& lb, CpuLbState& c, TaskId p, C
     c.tasks_back = p;
 }
 
-inline void list_remove(LoadBalanceState& lb, TaskId p)
+// always_inline: GCC kept it out of line in the engine's dequeue, where a
+// call cost as much as the unlink itself.
+[[gnu::always_inline]] inline void list_remove(LoadBalanceState& lb, TaskId p)
 {
     CfsTasksLink& e = lb.link(p);
     if (e.cpu == kNoCpu)

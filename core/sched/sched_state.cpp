@@ -50,6 +50,7 @@ SchedState make_sched_state(const Machine& machine, const SchedDomains& domains,
     s.machine = &machine;
     s.domains = &domains;
     s.feats = feats;
+    s.nr_cpus = machine.nr_cpus();
     // tunable_scaling = LOG: factor 1 + ilog2(min(online CPUs, 8)).
     const auto scaled_cpus = static_cast<unsigned int>(std::min(machine.nr_cpus(), 8));
     s.slice_factor = 1 + (std::bit_width(scaled_cpus) - 1);

@@ -62,6 +62,7 @@ struct SchedState {
     // Worked out from the machine by make_sched_state(), because the fair
     // class reads them at every enqueue and dequeue and the machine does not
     // change during a run.
+    int nr_cpus = 0;                     // machine->nr_cpus(), which divides a vector's size at every call
     int slice_factor = 1;                // base_slice()'s LOG scaling: 1 + ilog2(min(nr_cpus, 8))
     std::int64_t tick_nsec = 4'000'000;  // TICK_NSEC at the machine's HZ
     std::uint64_t hz = 250;              // the machine's HZ, truncated: costs[Cost::hz] is a double

@@ -377,11 +377,11 @@ void set_idle_cores(SchedState& s, CpuId cpu, bool has_idle_cores)
         s.shared[static_cast<std::size_t>(id)].has_idle_cores = has_idle_cores;
 }
 
-[[gnu::hot]] void update_idle_core(SchedState& s, CpuId cpu)
+[[gnu::hot]] void update_idle_core_smt(SchedState& s, CpuId cpu)
 {
     // Only a CPU entering idle can complete an idle core, so this is the one
     // place the hint is set; it is never derived from the current state.
-    if (!s.domains->sched_smt_active() || test_idle_cores(s, cpu))
+    if (test_idle_cores(s, cpu))
         return;
     for (CpuId sibling : SmtSiblings(s, cpu))
         if (sibling != cpu && !available_idle_cpu(s.rq(sibling)))

@@ -62,10 +62,18 @@ bool task_fits_cpu(const SchedState& s, TaskId p, CpuId cpu);
 bool test_idle_cores(const SchedState& s, CpuId cpu);
 void set_idle_cores(SchedState& s, CpuId cpu, bool has_idle_cores);
 
-// __update_idle_core(): the engine calls this when `cpu` switches to its
-// idle task. With SMT active, sets the hint if every other sibling of cpu is
+// __update_idle_core(): sets the hint if every other sibling of cpu is
 // available-idle; never clears it.
-void update_idle_core(SchedState& s, CpuId cpu);
+void update_idle_core_smt(SchedState& s, CpuId cpu);
+
+// update_idle_core(): the engine calls this when `cpu` switches to its idle
+// task. Inline, as the kernel's static-key test: without SMT it is a no-op
+// at every switch to idle.
+inline void update_idle_core(SchedState& s, CpuId cpu)
+{
+    if (s.domains->sched_smt_active())
+        update_idle_core_smt(s, cpu);
+}
 
 // update_idle_cpu_scan(): the engine calls this at the end of a periodic
 // (not newly-idle) balance of domain `domain_id`, with the sum of
