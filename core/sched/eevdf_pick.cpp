@@ -98,7 +98,7 @@ void put_prev_task_fair(SchedState& s, CpuId cpu, TaskId prev)
     SchedEntity& se = se_of(s, prev);
     if (se.on_rq) {
         update_curr(s, cpu);
-        update_load_avg(s, cpu, prev, 0);
+        update_load_avg(s, cpu, prev, {se.weight, se.sched_delayed ? 0UL : 1UL, 1}, 0);
     }
     cfs.curr = kNoTask;
     if (se.on_rq)
@@ -112,7 +112,9 @@ void set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
     clear_buddies(cfs, next);
     if (se.on_rq) {
         dequeue_tree(s, cfs, next);
-        update_load_avg(s, cpu, next, UPDATE_TG);
+        // Runnable, as the pick never hands over a delayed entity, and not
+        // yet curr.
+        update_load_avg(s, cpu, next, {se.weight, 1, 0}, UPDATE_TG);
     }
     se.exec_start = static_cast<std::uint64_t>(s.now.ns());
     cfs.curr = next;
@@ -221,20 +223,27 @@ namespace {
     return cfs.queue.empty() ? kNoTask : cfs.queue.front();
 }
 
-[[gnu::hot]] TaskId pick_next_task_fair(SchedState& s, CpuId cpu)
+namespace {
+
+// pick_next_task_fair() with something queued. Out of line, so that the
+// pick of a CPU left with nothing (half of a pipe's) returns before this
+// part's register saves.
+[[gnu::hot, gnu::noinline]] TaskId pick_next_task_queued(SchedState& s, Rq& rq, CpuId cpu)
 {
-    Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
 
-    // Nothing queued (a CPU whose last task just went to sleep): prev, if
-    // any, is off the queue, as a queued curr counts in h_nr_queued, so
-    // put_prev_task_fair() only clears curr. Tested first, this path needs
-    // none of the registers the pick saves.
-    if (!cfs.h_nr_queued) {
-        cfs.curr = kNoTask;
-        cfs.need_resched = false;
-        rq.curr = kNoTask;
-        return kNoTask;
+    // An idle CPU with one entity queued, the task just woken there:
+    // nothing to charge, nothing to choose, no one to put back. Unless it
+    // is delayed, the general path below would pick it the same way.
+    if (cfs.curr == kNoTask && cfs.h_nr_queued == 1) {
+        const TaskId only = cfs.queue.front();
+        if (!se_of(s, only).sched_delayed) {
+            set_next_task_fair(s, cpu, only);
+            cfs.need_resched = false;
+            task_of(s, only).state = TaskState::Running;
+            rq.curr = only;
+            return only;
+        }
     }
 
     TaskId next = kNoTask;
@@ -262,6 +271,25 @@ namespace {
         task_of(s, next).state = TaskState::Running;
     rq.curr = next;
     return next;
+}
+
+}  // namespace
+
+[[gnu::hot]] TaskId pick_next_task_fair(SchedState& s, CpuId cpu)
+{
+    Rq& rq = s.rq(cpu);
+    CfsRq& cfs = rq.cfs;
+
+    // Nothing queued (a CPU whose last task just went to sleep): prev, if
+    // any, is off the queue, as a queued curr counts in h_nr_queued, so
+    // put_prev_task_fair() only clears curr.
+    if (!cfs.h_nr_queued) {
+        cfs.curr = kNoTask;
+        cfs.need_resched = false;
+        rq.curr = kNoTask;
+        return kNoTask;
+    }
+    return pick_next_task_queued(s, rq, cpu);
 }
 
 namespace eevdf_detail {
@@ -302,7 +330,8 @@ bool task_tick_fair(SchedState& s, CpuId cpu)
     if (cfs.curr == kNoTask || !se_of(s, cfs.curr).on_rq)
         return cfs.need_resched;
     update_curr(s, cpu);
-    update_load_avg(s, cpu, cfs.curr, UPDATE_TG);
+    const SchedEntity& se = se_of(s, cfs.curr);
+    update_load_avg(s, cpu, cfs.curr, {se.weight, se.sched_delayed ? 0UL : 1UL, 1}, UPDATE_TG);
     return cfs.need_resched;
 }
 
