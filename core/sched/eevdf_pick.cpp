@@ -105,7 +105,8 @@ void put_prev_task_fair(SchedState& s, CpuId cpu, TaskId prev)
         enqueue_tree(s, cfs, prev);
 }
 
-void set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
+// Returns next, so that a caller can end with a tail call to it.
+TaskId set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     SchedEntity& se = se_of(s, next);
@@ -121,6 +122,7 @@ void set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
     se.prev_sum_exec_runtime = se.sum_exec_runtime;
     if (se.on_rq)
         set_protect_slice(s, cfs, se);
+    return next;
 }
 
 // pick_next_entity(): a delayed entity that comes up is dequeued for good
@@ -225,27 +227,12 @@ namespace {
 
 namespace {
 
-// pick_next_task_fair() with something queued. Out of line, so that the
-// pick of a CPU left with nothing (half of a pipe's) returns before this
-// part's register saves.
+// pick_next_task_fair() with something to choose or charge. Out of line, so
+// that the common picks (an empty queue, an idle CPU's only entity) return
+// before this part's register saves.
 [[gnu::hot, gnu::noinline]] TaskId pick_next_task_queued(SchedState& s, Rq& rq, CpuId cpu)
 {
     CfsRq& cfs = rq.cfs;
-
-    // An idle CPU with one entity queued, the task just woken there:
-    // nothing to charge, nothing to choose, no one to put back. Unless it
-    // is delayed, the general path below would pick it the same way.
-    if (cfs.curr == kNoTask && cfs.h_nr_queued == 1) {
-        const TaskId only = cfs.queue.front();
-        if (!se_of(s, only).sched_delayed) {
-            set_next_task_fair(s, cpu, only);
-            cfs.need_resched = false;
-            task_of(s, only).state = TaskState::Running;
-            rq.curr = only;
-            return only;
-        }
-    }
-
     TaskId next = kNoTask;
     while (cfs.h_nr_queued) {
         if (cfs.curr != kNoTask && se_of(s, cfs.curr).on_rq)
@@ -288,6 +275,22 @@ namespace {
         cfs.need_resched = false;
         rq.curr = kNoTask;
         return kNoTask;
+    }
+
+    // An idle CPU with one entity queued, the task just woken there:
+    // nothing to charge, nothing to choose, no one to put back. Unless it
+    // is delayed, the general pick would take it the same way. The switch's
+    // own state is set first, as set_next_task_fair() reads none of it, so
+    // that the function ends in a tail call with no registers to save.
+    if (cfs.curr == kNoTask && cfs.h_nr_queued == 1) {
+        const TaskId only = cfs.queue.front();
+        Task& p = task_of(s, only);
+        if (!p.se.sched_delayed) {
+            cfs.need_resched = false;
+            p.state = TaskState::Running;
+            rq.curr = only;
+            return set_next_task_fair(s, cpu, only);
+        }
     }
     return pick_next_task_queued(s, rq, cpu);
 }
