@@ -196,8 +196,20 @@ void detach_entity_load_avg(CfsRq& cfs, const SchedEntity& se);
 // util_est action. Always called before the state changes. Inline: a pipe
 // wakeup runs it three times, and inside each caller the flags are known
 // and the runqueue and entity already at hand, which leaves little more
-// than the two updates themselves.
-[[gnu::always_inline]] inline void update_load_avg(SchedState& s, CpuId cpu, TaskId id, unsigned flags)
+// than the two updates themselves. The task's state is the caller's to
+// pass, as each knows it from where it stands (an enqueued task was not
+// queued, a dequeued one was): `load` its weight while queued, 0 when not;
+// `runnable` 1 when queued and not delayed (a delayed entity still weighs
+// on the queue but will be dequeued the moment it is picked); `running` 1
+// when it is cfs.curr. Constants there fold the update's tests away.
+struct EntityPeltState {
+    unsigned long load;
+    unsigned long runnable;
+    int running;
+};
+
+[[gnu::always_inline]] inline void update_load_avg(SchedState& s, CpuId cpu, TaskId id, EntityPeltState state,
+                                                   unsigned flags)
 {
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
@@ -205,11 +217,7 @@ void detach_entity_load_avg(CfsRq& cfs, const SchedEntity& se);
     const std::uint64_t now = pelt_now(s);
 
     if (se.avg.last_update_time) {
-        // A delayed entity is queued (it still weighs on the queue) but no
-        // longer runnable: it will be dequeued the moment it is picked.
-        const bool changed =
-            update_sched_avg(se.avg, now, se.on_rq ? se.weight : 0, se.on_rq && !se.sched_delayed ? 1 : 0,
-                             cfs.curr == id ? 1 : 0, rq.pelt_scale);
+        const bool changed = update_sched_avg(se.avg, now, state.load, state.runnable, state.running, rq.pelt_scale);
         if (changed && s.feats(Feat::UTIL_EST))
             se.util_avg_unchanged = false;
     }

@@ -98,27 +98,31 @@ void put_prev_task_fair(SchedState& s, CpuId cpu, TaskId prev)
     SchedEntity& se = se_of(s, prev);
     if (se.on_rq) {
         update_curr(s, cpu);
-        update_load_avg(s, cpu, prev, 0);
+        update_load_avg(s, cpu, prev, {se.weight, se.sched_delayed ? 0UL : 1UL, 1}, 0);
     }
     cfs.curr = kNoTask;
     if (se.on_rq)
         enqueue_tree(s, cfs, prev);
 }
 
-void set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
+// Returns next, so that a caller can end with a tail call to it.
+TaskId set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     SchedEntity& se = se_of(s, next);
     clear_buddies(cfs, next);
     if (se.on_rq) {
         dequeue_tree(s, cfs, next);
-        update_load_avg(s, cpu, next, UPDATE_TG);
+        // Runnable, as the pick never hands over a delayed entity, and not
+        // yet curr.
+        update_load_avg(s, cpu, next, {se.weight, 1, 0}, UPDATE_TG);
     }
     se.exec_start = static_cast<std::uint64_t>(s.now.ns());
     cfs.curr = next;
     se.prev_sum_exec_runtime = se.sum_exec_runtime;
     if (se.on_rq)
         set_protect_slice(s, cfs, se);
+    return next;
 }
 
 // pick_next_entity(): a delayed entity that comes up is dequeued for good
@@ -221,22 +225,14 @@ namespace {
     return cfs.queue.empty() ? kNoTask : cfs.queue.front();
 }
 
-[[gnu::hot]] TaskId pick_next_task_fair(SchedState& s, CpuId cpu)
+namespace {
+
+// pick_next_task_fair() with something to choose or charge. Out of line, so
+// that the common picks (an empty queue, an idle CPU's only entity) return
+// before this part's register saves.
+[[gnu::hot, gnu::noinline]] TaskId pick_next_task_queued(SchedState& s, Rq& rq, CpuId cpu)
 {
-    Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
-
-    // Nothing queued (a CPU whose last task just went to sleep): prev, if
-    // any, is off the queue, as a queued curr counts in h_nr_queued, so
-    // put_prev_task_fair() only clears curr. Tested first, this path needs
-    // none of the registers the pick saves.
-    if (!cfs.h_nr_queued) {
-        cfs.curr = kNoTask;
-        cfs.need_resched = false;
-        rq.curr = kNoTask;
-        return kNoTask;
-    }
-
     TaskId next = kNoTask;
     while (cfs.h_nr_queued) {
         if (cfs.curr != kNoTask && se_of(s, cfs.curr).on_rq)
@@ -262,6 +258,41 @@ namespace {
         task_of(s, next).state = TaskState::Running;
     rq.curr = next;
     return next;
+}
+
+}  // namespace
+
+[[gnu::hot]] TaskId pick_next_task_fair(SchedState& s, CpuId cpu)
+{
+    Rq& rq = s.rq(cpu);
+    CfsRq& cfs = rq.cfs;
+
+    // Nothing queued (a CPU whose last task just went to sleep): prev, if
+    // any, is off the queue, as a queued curr counts in h_nr_queued, so
+    // put_prev_task_fair() only clears curr.
+    if (!cfs.h_nr_queued) {
+        cfs.curr = kNoTask;
+        cfs.need_resched = false;
+        rq.curr = kNoTask;
+        return kNoTask;
+    }
+
+    // An idle CPU with one entity queued, the task just woken there:
+    // nothing to charge, nothing to choose, no one to put back. Unless it
+    // is delayed, the general pick would take it the same way. The switch's
+    // own state is set first, as set_next_task_fair() reads none of it, so
+    // that the function ends in a tail call with no registers to save.
+    if (cfs.curr == kNoTask && cfs.h_nr_queued == 1) {
+        const TaskId only = cfs.queue.front();
+        Task& p = task_of(s, only);
+        if (!p.se.sched_delayed) {
+            cfs.need_resched = false;
+            p.state = TaskState::Running;
+            rq.curr = only;
+            return set_next_task_fair(s, cpu, only);
+        }
+    }
+    return pick_next_task_queued(s, rq, cpu);
 }
 
 namespace eevdf_detail {
@@ -302,7 +333,8 @@ bool task_tick_fair(SchedState& s, CpuId cpu)
     if (cfs.curr == kNoTask || !se_of(s, cfs.curr).on_rq)
         return cfs.need_resched;
     update_curr(s, cpu);
-    update_load_avg(s, cpu, cfs.curr, UPDATE_TG);
+    const SchedEntity& se = se_of(s, cfs.curr);
+    update_load_avg(s, cpu, cfs.curr, {se.weight, se.sched_delayed ? 0UL : 1UL, 1}, UPDATE_TG);
     return cfs.need_resched;
 }
 

@@ -186,18 +186,20 @@ std::uint64_t cfs_rq_max_slice(const SchedState& s, const CfsRq& cfs)
         se.slice = static_cast<std::uint64_t>(s.base_slice());
     auto vslice = static_cast<std::int64_t>(calc_delta_fair(se.slice, se));
 
-    if (s.feats(Feat::PLACE_LAG) && cfs.h_nr_queued && se.vlag)
+    // Each test below puts the entity's or the flags' (usually false) part
+    // before the feature's, which must be loaded.
+    if (cfs.h_nr_queued && se.vlag && s.feats(Feat::PLACE_LAG))
         lag = place_lag(s, cfs, se);
     se.vruntime = vruntime - lag;
 
-    if (s.feats(Feat::PLACE_REL_DEADLINE) && se.rel_deadline) {
+    if (se.rel_deadline && s.feats(Feat::PLACE_REL_DEADLINE)) {
         se.deadline += se.vruntime;
         se.rel_deadline = false;
         return;
     }
     // A new task joins tasks that are, on average, halfway through their
     // slices; half a slice lets it ease in without jumping the queue.
-    if (s.feats(Feat::PLACE_DEADLINE_INITIAL) && (flags & ENQUEUE_INITIAL))
+    if ((flags & ENQUEUE_INITIAL) && s.feats(Feat::PLACE_DEADLINE_INITIAL))
         vslice /= 2;
     se.deadline = se.vruntime + vslice;
 }
@@ -244,8 +246,27 @@ void requeue_delayed_entity(SchedState& s, CpuId cpu, TaskId id)
             enqueue_tree(s, cfs, id);
         ++cfs.h_nr_queued;
     }
-    update_load_avg(s, cpu, id, 0);
+    update_load_avg(s, cpu, id, {se.weight, 0, cfs.curr == id ? 1 : 0}, 0);
     clear_delayed(cfs, se);
+}
+
+// The misuse errors of enqueue_task_fair() and dequeue_task_fair(), out of
+// line: built inline, their message strings cost the hot callers a stack
+// frame and register saves at every call.
+[[noreturn, gnu::cold, gnu::noinline]] void throw_bad_enqueue(const SchedState& s, CpuId cpu, TaskId pid)
+{
+    const Task& p = s.task(pid);
+    if (p.cpu != cpu)
+        throw std::logic_error("enqueue_task_fair: task " + std::to_string(pid) + " belongs to CPU " +
+                               std::to_string(p.cpu) + ", not " + std::to_string(cpu) + "; set_task_cpu() it first");
+    throw std::logic_error("enqueue_task_fair: task " + std::to_string(pid) + " is already queued on CPU " +
+                           std::to_string(cpu));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void throw_bad_dequeue(CpuId cpu, TaskId pid)
+{
+    throw std::logic_error("dequeue_task_fair: task " + std::to_string(pid) + " is not queued on CPU " +
+                           std::to_string(cpu));
 }
 
 bool fail(std::string* why, std::string text)
@@ -373,12 +394,8 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
 
     if (p.cpu == kNoCpu)
         p.cpu = p.wake_cpu = cpu;
-    if (p.cpu != cpu)
-        throw std::logic_error("enqueue_task_fair: task " + std::to_string(pid) + " belongs to CPU " +
-                               std::to_string(p.cpu) + ", not " + std::to_string(cpu) + "; set_task_cpu() it first");
-    if (se.on_rq && !se.sched_delayed)
-        throw std::logic_error("enqueue_task_fair: task " + std::to_string(pid) + " is already queued on CPU " +
-                               std::to_string(cpu));
+    if (p.cpu != cpu || (se.on_rq && !se.sched_delayed))
+        throw_bad_enqueue(s, cpu, pid);
     // Any enqueue of a delayed entity is a wakeup in place (ttwu_runnable).
     if (se.sched_delayed)
         flags |= ENQUEUE_DELAYED;
@@ -397,8 +414,9 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
     if (is_curr)
         place_entity_on(s, cfs, se, flags);
 
-    // enqueue_entity(): PELT first, with the counts as they were.
-    update_load_avg(s, cpu, pid, UPDATE_TG | DO_ATTACH);
+    // enqueue_entity(): PELT first, with the counts as they were (p not
+    // queued yet: no load of its own).
+    update_load_avg(s, cpu, pid, {0, 0, 0}, UPDATE_TG | DO_ATTACH);
     cfs.load_weight += se.weight;
     if (flags & ENQUEUE_MIGRATED)
         se.exec_start = 0;  // no longer cache hot anywhere
@@ -423,8 +441,7 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
     SchedEntity& se = p.se;
 
     if (p.cpu != cpu || !se.on_rq)
-        throw std::logic_error("dequeue_task_fair: task " + std::to_string(pid) + " is not queued on CPU " +
-                               std::to_string(cpu));
+        throw_bad_dequeue(cpu, pid);
     // A delayed entity has already slept; whatever takes it off now
     // finishes that sleep.
     if (se.sched_delayed)
@@ -446,9 +463,9 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
     // is the weighted average rounded down, and for an integer vruntime
     // floor(avg) >= vruntime exactly when avg >= vruntime, which is what
     // entity_eligible() tests.
-    if (!delayed && s.feats(Feat::DELAY_DEQUEUE) && sleep && !(flags & DEQUEUE_SPECIAL) &&
-        !(lag_clamped ? entity_eligible(s, cpu, pid) : se.vlag >= 0)) {
-        update_load_avg(s, cpu, pid, UPDATE_UTIL_EST);
+    if ((flags & (DEQUEUE_SLEEP | DEQUEUE_DELAYED | DEQUEUE_SPECIAL)) == DEQUEUE_SLEEP &&
+        s.feats(Feat::DELAY_DEQUEUE) && !(lag_clamped ? entity_eligible(s, cpu, pid) : se.vlag >= 0)) {
+        update_load_avg(s, cpu, pid, {se.weight, 1, cfs.curr == pid ? 1 : 0}, UPDATE_UTIL_EST);
         set_delayed(cfs, se);
         return false;
     }
@@ -459,7 +476,7 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
         action |= DO_DETACH;
     if (sleep && !delayed)
         action |= UPDATE_UTIL_EST;
-    update_load_avg(s, cpu, pid, action);
+    update_load_avg(s, cpu, pid, {se.weight, se.sched_delayed ? 0UL : 1UL, cfs.curr == pid ? 1 : 0}, action);
     se.on_rq = false;
     cfs.load_weight -= se.weight;
 
@@ -471,7 +488,7 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
 
     // Moving, not sleeping: keep the deadline relative to vruntime so the
     // task resumes its request where it left it.
-    if (s.feats(Feat::PLACE_REL_DEADLINE) && !sleep) {
+    if (!sleep && s.feats(Feat::PLACE_REL_DEADLINE)) {
         se.deadline -= se.vruntime;
         se.rel_deadline = true;
     }

@@ -62,14 +62,17 @@ bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long loa
 [[gnu::always_inline]] inline bool update_sched_avg(SchedAvg& sa, std::uint64_t now, unsigned long load,
                                                     unsigned long runnable, int running, double scale)
 {
-    if (now < sa.last_update_time) {
-        // Time never goes backwards in the simulator; resync rather than wrap.
-        sa.last_update_time = now;
+    // One signed compare settles both early returns: less than one
+    // 1024-ns unit since the last update, or (never in the simulator) time
+    // going backwards, where we resync rather than wrap. PELT clocks stay
+    // far below 2^63 ns, so the difference never overflows.
+    const auto elapsed = static_cast<std::int64_t>(now - sa.last_update_time);
+    if (elapsed < 1024) {
+        if (elapsed < 0)
+            sa.last_update_time = now;
         return false;
     }
-    const std::uint64_t delta = (now - sa.last_update_time) >> 10;  // 1024 ns is PELT's "microsecond"
-    if (!delta)
-        return false;
+    const std::uint64_t delta = static_cast<std::uint64_t>(elapsed) >> 10;  // 1024 ns is PELT's "microsecond"
     if (delta + sa.period_contrib >= kPeltPeriodUs)
         return update_sched_avg_delta(sa, delta, load, runnable, running, scale);
     sa.last_update_time += delta << 10;
