@@ -208,8 +208,12 @@ struct EntityPeltState {
     int running;
 };
 
-[[gnu::always_inline]] inline void update_load_avg(SchedState& s, CpuId cpu, TaskId id, EntityPeltState state,
-                                                   unsigned flags)
+//
+// update_load_avg_as() takes the runqueue's `running` too (1 while a fair
+// task has been cfs.curr since its last update), for callers that know it
+// as a constant, which then folds the runqueue update's test away.
+[[gnu::always_inline]] inline void update_load_avg_as(SchedState& s, CpuId cpu, TaskId id, EntityPeltState state,
+                                                      int cfs_running, unsigned flags)
 {
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
@@ -221,8 +225,8 @@ struct EntityPeltState {
         if (changed && s.feats(Feat::UTIL_EST))
             se.util_avg_unchanged = false;
     }
-    update_sched_avg(cfs.avg, now, static_cast<unsigned long>(cfs.load_weight), cfs.h_nr_runnable,
-                     cfs.curr != kNoTask ? 1 : 0, rq.pelt_scale);
+    update_sched_avg(cfs.avg, now, static_cast<unsigned long>(cfs.load_weight), cfs.h_nr_runnable, cfs_running,
+                     rq.pelt_scale);
 
     if (!se.avg.last_update_time && (flags & DO_ATTACH))
         attach_entity_load_avg(cfs, se);
@@ -233,6 +237,12 @@ struct EntityPeltState {
         util_est_update(se.avg);
         se.util_avg_unchanged = true;
     }
+}
+
+[[gnu::always_inline]] inline void update_load_avg(SchedState& s, CpuId cpu, TaskId id, EntityPeltState state,
+                                                   unsigned flags)
+{
+    update_load_avg_as(s, cpu, id, state, s.rq(cpu).cfs.curr != kNoTask ? 1 : 0, flags);
 }
 
 }  // namespace wb::eevdf_detail

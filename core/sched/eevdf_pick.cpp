@@ -114,8 +114,9 @@ TaskId set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
     if (se.on_rq) {
         dequeue_tree(s, cfs, next);
         // Runnable, as the pick never hands over a delayed entity, and not
-        // yet curr.
-        update_load_avg(s, cpu, next, {se.weight, 1, 0}, UPDATE_TG);
+        // yet curr; nor is any other task (both callers have none or have
+        // put it back), so the runqueue was not running either.
+        update_load_avg_as(s, cpu, next, {se.weight, 1, 0}, 0, UPDATE_TG);
     }
     se.exec_start = static_cast<std::uint64_t>(s.now.ns());
     cfs.curr = next;
