@@ -385,6 +385,42 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
 
 // --- Runqueue operations ------------------------------------------------------------
 
+namespace {
+
+// enqueue_task_fair()'s rare cases, out of line so that the common one (a
+// task woken onto a queue it is not curr of) saves no registers for them:
+// a delayed entity woken in place (any enqueue of one is a wakeup in place,
+// ttwu_runnable), and curr re-enqueued after a dequeue that was not a
+// switch (a change of its parameters), placed before its runtime moves V.
+[[gnu::noinline]] void enqueue_delayed_or_curr(SchedState& s, Rq& rq, CpuId cpu, TaskId pid, unsigned flags)
+{
+    CfsRq& cfs = rq.cfs;
+    Task& p = task_of(s, pid);
+    SchedEntity& se = p.se;
+
+    util_est_enqueue(s, cfs, se);
+    update_curr(s, cpu);
+
+    if (se.sched_delayed || (flags & ENQUEUE_DELAYED)) {
+        requeue_delayed_entity(s, cpu, pid);
+        return;
+    }
+
+    place_entity_on(s, cfs, se, flags);
+    update_load_avg(s, cpu, pid, {0, 0, 0}, UPDATE_TG | DO_ATTACH);
+    cfs.load_weight += se.weight;
+    if (flags & ENQUEUE_MIGRATED)
+        se.exec_start = 0;
+    se.on_rq = true;
+    ++cfs.h_nr_runnable;
+    ++cfs.h_nr_queued;
+    if (is_idle_policy(p))
+        ++cfs.h_nr_idle;
+    ++rq.nr_running;
+}
+
+}  // namespace
+
 [[gnu::hot]] void enqueue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
 {
     Rq& rq = s.rq(cpu);
@@ -396,23 +432,13 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
         p.cpu = p.wake_cpu = cpu;
     if (p.cpu != cpu || (se.on_rq && !se.sched_delayed))
         throw_bad_enqueue(s, cpu, pid);
-    // Any enqueue of a delayed entity is a wakeup in place (ttwu_runnable).
-    if (se.sched_delayed)
-        flags |= ENQUEUE_DELAYED;
-
-    util_est_enqueue(s, cfs, se);
-    update_curr(s, cpu);
-
-    if (flags & ENQUEUE_DELAYED) {
-        requeue_delayed_entity(s, cpu, pid);
+    if (se.sched_delayed || (flags & ENQUEUE_DELAYED) || cfs.curr == pid) {
+        enqueue_delayed_or_curr(s, rq, cpu, pid, flags);
         return;
     }
 
-    // curr re-enqueued after a dequeue that was not a switch (a change of
-    // its parameters): place it before its runtime moves V.
-    const bool is_curr = cfs.curr == pid;
-    if (is_curr)
-        place_entity_on(s, cfs, se, flags);
+    util_est_enqueue(s, cfs, se);
+    update_curr(s, cpu);
 
     // enqueue_entity(): PELT first, with the counts as they were (p not
     // queued yet: no load of its own).
@@ -422,10 +448,8 @@ bool entity_eligible(const SchedState& s, CpuId cpu, TaskId p)
         se.exec_start = 0;  // no longer cache hot anywhere
     se.on_rq = true;
 
-    if (!is_curr) {
-        place_entity_on(s, cfs, se, flags);
-        enqueue_tree(s, cfs, pid);
-    }
+    place_entity_on(s, cfs, se, flags);
+    enqueue_tree(s, cfs, pid);
     ++cfs.h_nr_runnable;
     ++cfs.h_nr_queued;
     if (is_idle_policy(p))

@@ -655,6 +655,34 @@ TEST(EevdfMigration, QueuedMoveKeepsTheRelativeDeadline)
     }
 }
 
+TEST(EevdfMigration, CurrTakenOffAndBackKeepsItsRequest)
+{
+    // A change of curr's parameters: dequeued without sleeping, enqueued
+    // again while still curr. It must stay curr, off the tree, and resume
+    // its request where it was.
+    Rig r("core=2");
+    const TaskId a = r.wake(0);
+    ASSERT_EQ(pick_next_task_fair(r.s, 0), a);
+    r.advance(Time::us(300));
+    const TaskId b = r.wake(0);
+    r.advance(Time::us(200));
+    update_curr(r.s, 0);
+    const std::int64_t request = r.se(a).deadline - r.se(a).vruntime;
+    ASSERT_GT(request, 0);
+    EXPECT_TRUE(dequeue_task_fair(r.s, 0, a, 0));
+    EXPECT_TRUE(r.se(a).rel_deadline);
+    EXPECT_EQ(r.cfs().h_nr_queued, 1u);
+    enqueue_task_fair(r.s, 0, a, 0);
+    EXPECT_EQ(r.cfs().curr, a);
+    EXPECT_FALSE(r.se(a).rel_deadline);
+    EXPECT_EQ(r.se(a).deadline - r.se(a).vruntime, request);
+    EXPECT_EQ(r.cfs().h_nr_queued, 2u);
+    EXPECT_EQ(r.cfs().h_nr_runnable, 2u);
+    EXPECT_EQ(r.s.rq(0).nr_running, 2u);
+    EXPECT_THAT(r.cfs().queue, ::testing::ElementsAre(b));
+    r.expect_consistent(0);
+}
+
 TEST(EevdfMigration, MisuseIsALogicErrorNamingTheFix)
 {
     Rig r("core=2");
