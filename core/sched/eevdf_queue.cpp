@@ -457,15 +457,17 @@ namespace {
     ++rq.nr_running;
 }
 
-[[gnu::hot]] bool dequeue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
+namespace {
+
+// dequeue_task_fair() in general: finishing a delayed entity's dequeue, a
+// migration, a dequeue that is not a sleep. Out of line, so that the
+// common case, a task going to sleep, is a lean body of its own.
+[[gnu::noinline]] bool dequeue_task_fair_general(SchedState& s, Rq& rq, CpuId cpu, TaskId pid, unsigned flags)
 {
-    Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
     Task& p = task_of(s, pid);
     SchedEntity& se = p.se;
 
-    if (p.cpu != cpu || !se.on_rq)
-        throw_bad_dequeue(cpu, pid);
     // A delayed entity has already slept; whatever takes it off now
     // finishes that sleep.
     if (se.sched_delayed)
@@ -522,6 +524,51 @@ namespace {
 
     if (delayed)
         clear_delayed(cfs, se);
+    return true;
+}
+
+}  // namespace
+
+[[gnu::hot]] bool dequeue_task_fair(SchedState& s, CpuId cpu, TaskId pid, unsigned flags)
+{
+    Rq& rq = s.rq(cpu);
+    CfsRq& cfs = rq.cfs;
+    Task& p = task_of(s, pid);
+    SchedEntity& se = p.se;
+
+    if (p.cpu != cpu || !se.on_rq)
+        throw_bad_dequeue(cpu, pid);
+    if (se.sched_delayed || (flags & (DEQUEUE_SLEEP | DEQUEUE_MIGRATING | DEQUEUE_DELAYED)) != DEQUEUE_SLEEP)
+        return dequeue_task_fair_general(s, rq, cpu, pid, flags);
+
+    // A task going to sleep, not delayed: the general case's steps with
+    // sleep set and delayed and migrating clear.
+    util_est_dequeue(s, cfs, se);
+    clear_buddies(cfs, pid);
+    if (cfs.curr != kNoTask)  // update_curr()
+        charge_curr_of(s, cpu, cfs);
+    const bool lag_clamped = update_entity_lag_of(s, cfs, se);
+
+    // DELAY_DEQUEUE, as in the general case. Delayed or not, PELT sees a
+    // runnable task and updates util_est (UPDATE_TG does nothing here).
+    const bool delay = !(flags & DEQUEUE_SPECIAL) && s.feats(Feat::DELAY_DEQUEUE) &&
+                       !(lag_clamped ? entity_eligible(s, cpu, pid) : se.vlag >= 0);
+    update_load_avg(s, cpu, pid, {se.weight, 1, cfs.curr == pid ? 1 : 0}, UPDATE_UTIL_EST);
+    if (delay) {
+        set_delayed(cfs, se);
+        return false;
+    }
+
+    // dequeue_entity()
+    se.on_rq = false;
+    cfs.load_weight -= se.weight;
+    --cfs.h_nr_runnable;
+    --cfs.h_nr_queued;
+    if (is_idle_policy(p))
+        --cfs.h_nr_idle;
+    if (pid != cfs.curr)
+        dequeue_tree(s, cfs, pid);
+    --rq.nr_running;
     return true;
 }
 

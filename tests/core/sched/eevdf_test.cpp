@@ -434,6 +434,26 @@ TEST(EevdfDelayDequeue, IneligibleSleeperStaysQueued)
     d.r.expect_consistent();
 }
 
+TEST(EevdfDelayDequeue, SpecialSleeperLeavesAtOnceEvenIfIneligible)
+{
+    // The same ineligible sleeper as DelayedSleep, in a special task state.
+    Rig r("core=2");
+    const TaskId a = r.wake(0);
+    const TaskId b = r.wake(0);
+    ASSERT_EQ(pick_next_task_fair(r.s, 0), a);
+    r.advance(kMs);
+    r.s.task(a).state = TaskState::Sleeping;
+    EXPECT_TRUE(dequeue_task_fair(r.s, 0, a, DEQUEUE_SLEEP | DEQUEUE_SPECIAL));
+    EXPECT_FALSE(r.se(a).on_rq);
+    EXPECT_FALSE(r.se(a).sched_delayed);
+    EXPECT_LT(r.se(a).vlag, 0);
+    EXPECT_EQ(r.cfs().h_nr_queued, 1u);
+    EXPECT_EQ(r.cfs().h_nr_runnable, 1u);
+    EXPECT_EQ(r.s.rq(0).nr_running, 1u);
+    r.expect_consistent();
+    EXPECT_EQ(pick_next_task_fair(r.s, 0), b);
+}
+
 TEST(EevdfDelayDequeue, WakeupRequeuesInPlace)
 {
     DelayedSleep d;
