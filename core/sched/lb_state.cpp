@@ -145,7 +145,12 @@ LoadBalanceState make_load_balance_state(const SchedState& s)
         c.local_group.resize(chain.size());
         for (std::size_t pos = 0; pos < chain.size(); ++pos) {
             const SchedDomain& sd = d.domain(chain[pos]);
-            c.sd[pos].balance_interval = static_cast<unsigned>(sd.balance_interval);
+            SdRuntime& rt = c.sd[pos];
+            rt.balance_interval = static_cast<unsigned>(sd.balance_interval);
+            // Filled now, so that no balance_interval, not even ~0u, meets
+            // an empty cache.
+            rt.idle_interval_ms = rt.balance_interval;
+            rt.idle_interval = get_sd_balance_interval(s, lb, sd, rt, false);
             // This CPU's group is its child domain (itself at the bottom).
             const CpuMask own = pos > 0 ? d.domain(chain[pos - 1]).span : CpuMask::of(n, {cpu});
             int local = -1;

@@ -42,10 +42,14 @@ void update_newidle_stats(const SchedState& s, SdRuntime& rt, unsigned success)
     rt.newidle_success /= 2;
 }
 
-void update_next_balance(const SchedState& s, const LoadBalanceState& lb, const SchedDomain& sd, const SdRuntime& rt,
+void update_next_balance(const SchedState& s, const LoadBalanceState& lb, const SchedDomain& sd, SdRuntime& rt,
                          std::uint64_t* next_balance)
 {
-    const std::uint64_t next = rt.last_balance + get_sd_balance_interval(s, lb, sd, rt, false);
+    if (rt.idle_interval_ms != rt.balance_interval) {
+        rt.idle_interval = get_sd_balance_interval(s, lb, sd, rt, false);
+        rt.idle_interval_ms = rt.balance_interval;
+    }
+    const std::uint64_t next = rt.last_balance + rt.idle_interval;
     *next_balance = std::min(*next_balance, next);
 }
 
@@ -211,7 +215,7 @@ namespace {
     // c.sd runs parallel to cpu's chain: testing it is cheaper than
     // chain_size(), and its first entry is read next anyway.
     if (!c.sd.empty()) {
-        const SdRuntime& rt0 = c.sd[0];
+        SdRuntime& rt0 = c.sd[0];
         // Nothing anywhere to pull, or this CPU will not idle long enough to
         // pay for even the cheapest attempt.
         if (!lb.overloaded || rq.avg_idle < rt0.max_newidle_lb_cost)

@@ -72,6 +72,11 @@ struct SdRuntime {
     unsigned newidle_success = 256;
     unsigned newidle_ratio = 512;
     Time newidle_stamp;
+    // get_sd_balance_interval(not busy) of idle_interval_ms, in jiffies:
+    // newidle balance asks for it on every idle entry, and balance_interval
+    // (HZ and the maximum are fixed per run) seldom changes.
+    unsigned idle_interval_ms = ~0u;
+    std::uint64_t idle_interval = 0;
 };
 
 // What struct sched_group carries beyond SchedGroup's span and capacities.

@@ -32,6 +32,27 @@ TEST(SchedBalanceDomains, BalancesDueDomainsAndSchedulesTheNext)
     EXPECT_EQ(out.cost, w.lb.cost_per_cpu * 10);
 }
 
+TEST(SchedBalanceNewidle, NextBalanceFollowsAChangedBalanceInterval)
+{
+    Lb w("core=4");  // HZ 250: 4 ms a jiffy
+    CpuLbState& c = w.lb.cpu(1);
+    SdRuntime& rt = c.sd[0];
+    Rng rng(1);
+    LbOutcome out;
+    w.lb.overloaded = false;
+    const std::uint64_t now = lb_jiffies(w.s);
+    rt.last_balance = now;
+    c.next_balance = now + 1000;
+    rt.balance_interval = 40;
+    EXPECT_EQ(sched_balance_newidle(w.s, w.lb, 1, rng, out), 0);
+    EXPECT_EQ(c.next_balance, now + 10);
+    // The interval in jiffies is remembered: a new balance_interval must
+    // not meet the old answer.
+    rt.balance_interval = 20;
+    EXPECT_EQ(sched_balance_newidle(w.s, w.lb, 1, rng, out), 0);
+    EXPECT_EQ(c.next_balance, now + 5);
+}
+
 TEST(SchedBalanceNewidle, GatedByOverloadAndAvgIdleAgainstMaxNewidleLbCost)
 {
     Lb w("llc=2,core=2", "NO_NI_RANDOM");  // MC {0,1} {2,3}, PKG {0-3}
