@@ -267,24 +267,27 @@ bool Simulator::run()
 {
     if (!started_)
         start();
+    // Only this loop finishes a run, and it returns when it does: the loop
+    // itself need not test finished_ on every event.
+    if (finished_)
+        return false;
     const Time stop = std::min(until, opt_.time_limit);
     Event e;
-    while (!finished_ && events_.pop_due(stop, e)) {
+    while (events_.pop_due(stop, e)) {
         assert(e.at >= s_.now && "time never goes backwards");
         s_.now = e.at;
         ++metrics_.events;
         dispatch(e);
         if (checking_)
             check_after_event(e.target);
-        if (workload_done() && !finished_) {
+        if (workload_done()) [[unlikely]] {
             finished_ = true;
             end_time_ = s_.now;
             metrics_.events += events_.take_ghosts_before(e.at, e.seq);
             close_accounting();
+            return false;
         }
     }
-    if (finished_)
-        return false;
     metrics_.events += events_.take_ghosts_until(stop);
     end_time_ = std::max(s_.now, stop);
     return (!events_.empty() && events_.next_at() <= opt_.time_limit) || events_.ghost_due_by(opt_.time_limit);
