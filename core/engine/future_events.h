@@ -169,7 +169,9 @@ private:
     public:
         bool empty() const { return n_ == 0; }
         const Once& front() const { return v_[0]; }
-        void push(const Once& o)
+        // Always inline, as FutureEvents::push() is: the grow() branch
+        // keeps the inlined path free of register saves.
+        [[gnu::always_inline]] void push(const Once& o)
         {
             if (n_ == v_.size())
                 grow();
