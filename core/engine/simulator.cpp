@@ -267,24 +267,27 @@ bool Simulator::run()
 {
     if (!started_)
         start();
+    // Only this loop finishes a run, and it returns when it does: the loop
+    // itself need not test finished_ on every event.
+    if (finished_)
+        return false;
     const Time stop = std::min(until, opt_.time_limit);
     Event e;
-    while (!finished_ && events_.pop_due(stop, e)) {
+    while (events_.pop_due(stop, e)) {
         assert(e.at >= s_.now && "time never goes backwards");
         s_.now = e.at;
         ++metrics_.events;
         dispatch(e);
         if (checking_)
             check_after_event(e.target);
-        if (workload_done() && !finished_) {
+        if (workload_done()) [[unlikely]] {
             finished_ = true;
             end_time_ = s_.now;
             metrics_.events += events_.take_ghosts_before(e.at, e.seq);
             close_accounting();
+            return false;
         }
     }
-    if (finished_)
-        return false;
     metrics_.events += events_.take_ghosts_until(stop);
     end_time_ = std::max(s_.now, stop);
     return (!events_.empty() && events_.next_at() <= opt_.time_limit) || events_.ghost_due_by(opt_.time_limit);
@@ -589,22 +592,26 @@ void Simulator::start_timer(Time at, std::int64_t token)
 // The cpuidle governor, simplified from menu: predict this idle period as
 // the mean of the last eight, and take the deepest state whose target
 // residency it covers.
-void Simulator::pick_idle_state(CpuId cpu)
+// Inlined into go_idle(): a CPU in a steady rhythm predicts the same period
+// time after time, and the pick it keeps is cheaper than the call was.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::pick_idle_state(CpuId cpu)
 {
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
-    Rq& rq = s_.rq(cpu);
     // Without a pattern menu goes by the next timer, which on an idle nohz
     // CPU is far; the mean of the history stands in for it.
     const std::int64_t predicted = c.idle_history.predicted_ns();
-    // A CPU in a steady rhythm predicts the same period time after time.
-    if (predicted != c.picked_for_ns) {
-        c.picked_state = -1;
-        for (std::size_t i = 0; i < machine_.idle_states.size(); ++i)
-            if (i == 0 || static_cast<double>(predicted) >= machine_.idle_states[i].target_residency_ns)
-                c.picked_state = static_cast<int>(i);
-        c.picked_for_ns = predicted;
-    }
-    rq.idle_state = c.picked_state;
+    if (predicted != c.picked_for_ns)
+        repick_idle_state(c, predicted);
+    s_.rq(cpu).idle_state = c.picked_state;
+}
+
+[[gnu::noinline]] void Simulator::repick_idle_state(CpuExec& c, std::int64_t predicted)
+{
+    c.picked_state = -1;
+    for (std::size_t i = 0; i < machine_.idle_states.size(); ++i)
+        if (i == 0 || static_cast<double>(predicted) >= machine_.idle_states[i].target_residency_ns)
+            c.picked_state = static_cast<int>(i);
+    c.picked_for_ns = predicted;
 }
 
 // An interrupt (the nohz balancer's kick) woke the CPU and it found nothing

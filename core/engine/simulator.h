@@ -187,6 +187,7 @@ private:
     void context_switch(CpuId cpu, TaskId prev, TaskId next);
     void go_idle(CpuId cpu);
     void pick_idle_state(CpuId cpu);
+    void repick_idle_state(CpuExec& c, std::int64_t predicted);
     void reenter_idle(CpuId cpu);
     void leave_idle(CpuId cpu);
     void kick_cpu(CpuId cpu, Time delay);

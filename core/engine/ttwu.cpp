@@ -114,7 +114,10 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
 // ttwu_queue(): the wake-list condition of ttwu_queue_cond(). A target in
 // another LLC always gets the IPI (its runqueue lines would bounce); in the
 // same LLC only an idle target does, which it must be woken for anyway.
-[[gnu::hot]] void Simulator::ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags)
+// Inlined into wake_up(), its one caller: the call passed the waker through
+// memory and saved registers twice.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu,
+                                                                   unsigned int wake_flags)
 {
     Rq& rq = s_.rq(cpu);
     const bool wakelist = s_.feats(Feat::TTWU_QUEUE) && cpu != waker.cpu &&
