@@ -32,12 +32,7 @@ DecisionRecord Simulator::new_record(std::uint64_t seq, const WakerContext& wake
 {
     DecisionRecord rec;
     rec.seq = seq;
-    rec.time = s_.now;
-    rec.waker = waker.task;
-    rec.wakee = p;
-    rec.waker_cpu = waker.cpu;
-    rec.prev_cpu = prev_cpu;
-    rec.wake_flags = wake_flags;
+    begin_record(rec, s_, waker, p, prev_cpu, wake_flags);
     return rec;
 }
 

@@ -42,17 +42,6 @@ constexpr std::string_view kWakeAffineWeight = "wake_affine_weight";
 constexpr std::string_view kSelectIdleSibling = "select_idle_sibling";
 constexpr std::string_view kFindEnergyEfficientCpu = "find_energy_efficient_cpu";
 
-void begin_record(DecisionRecord& rec, const SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
-                  unsigned int wake_flags)
-{
-    rec.time = s.now;
-    rec.waker = waker.task;
-    rec.wakee = p;
-    rec.waker_cpu = waker.cpu;
-    rec.prev_cpu = prev;
-    rec.wake_flags = wake_flags;
-}
-
 void end_record(DecisionRecord& rec, const SchedState& s, CpuId target, CpuId chosen, WakePath path)
 {
     rec.target = target;

@@ -21,6 +21,19 @@ struct WakerContext {
     bool in_task_context = true;  // false in IRQ / softirq context
 };
 
+// Fills in who wakes whom, from where and when: the engine when it opens a
+// wakeup's record, the selector when it starts deciding.
+inline void begin_record(DecisionRecord& rec, const SchedState& s, const WakerContext& waker, TaskId p, CpuId prev,
+                         unsigned int wake_flags)
+{
+    rec.time = s.now;
+    rec.waker = waker.task;
+    rec.wakee = p;
+    rec.waker_cpu = waker.cpu;
+    rec.prev_cpu = prev;
+    rec.wake_flags = wake_flags;
+}
+
 // The wakeup being placed, as the policy hooks (policies/placement_policy.h)
 // see it down the path: the kernel passes these as arguments, and a patch
 // that needs one more (sis-sync-stack needs `sync` in select_idle_sibling)

@@ -65,14 +65,7 @@ std::uint64_t accumulate_sum(std::uint64_t delta, SchedAvg& sa, unsigned long lo
     }
     sa.period_contrib = static_cast<std::uint32_t>(delta);
 
-    if (load)
-        sa.load_sum += static_cast<std::uint64_t>(load) * contrib;
-    if (runnable)
-        sa.runnable_sum += (static_cast<std::uint64_t>(runnable) * contrib) << kPeltCapacityShift;
-    // Invariance: a CPU of half the capacity (or at half speed) does half
-    // the work in the same time, so it accrues half the utilisation.
-    if (running)
-        sa.util_sum += pelt_scaled_contrib(contrib, scale) << kPeltCapacityShift;
+    accrue_pelt_sums(sa, contrib, load, runnable, running, scale);
     return periods;
 }
 

@@ -53,6 +53,23 @@ inline std::uint32_t pelt_scaled_contrib(std::uint32_t contrib, double scale)
 bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long load, unsigned long runnable, int running,
                             double scale);
 
+// Adds `contrib` 1024-ns units of the entity's state to its sums. Running
+// and runnable are subsets of "has load": an entity dequeued but still
+// rq->curr (on its way out) contributes nothing.
+[[gnu::always_inline]] inline void accrue_pelt_sums(SchedAvg& sa, std::uint32_t contrib, unsigned long load,
+                                                    unsigned long runnable, int running, double scale)
+{
+    if (!load)
+        return;
+    sa.load_sum += static_cast<std::uint64_t>(load) * contrib;
+    if (runnable)
+        sa.runnable_sum += (static_cast<std::uint64_t>(runnable) * contrib) << kPeltCapacityShift;
+    // Invariance: a CPU of half the capacity (or at half speed) does half
+    // the work in the same time, so it accrues half the utilisation.
+    if (running)
+        sa.util_sum += pelt_scaled_contrib(contrib, scale) << kPeltCapacityShift;
+}
+
 // Inline, because most updates stay within the current ~1 ms period (the
 // sums grow, the averages wait), and a task and its runqueue are brought to
 // the same `now` one after the other, the second of two updates in one
@@ -78,15 +95,7 @@ bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long loa
     sa.last_update_time += delta << 10;
     const auto contrib = static_cast<std::uint32_t>(delta);
     sa.period_contrib += contrib;
-    // Running and runnable are subsets of "has load": an entity dequeued but
-    // still rq->curr (on its way out) contributes nothing.
-    if (!load)
-        return false;
-    sa.load_sum += static_cast<std::uint64_t>(load) * contrib;
-    if (runnable)
-        sa.runnable_sum += (static_cast<std::uint64_t>(runnable) * contrib) << kPeltCapacityShift;
-    if (running)
-        sa.util_sum += pelt_scaled_contrib(contrib, scale) << kPeltCapacityShift;
+    accrue_pelt_sums(sa, contrib, load, runnable, running, scale);
     return false;
 }
 
