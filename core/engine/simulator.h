@@ -172,6 +172,8 @@ private:
 
     // Execution of the running task's steps.
     void run_next_step(CpuId cpu);
+    void block_task(CpuId cpu, TaskId p, TaskExec& t);
+    void other_step(CpuId cpu, TaskId p, Step step);
     Step workload_step(TaskId p);
     bool workload_done() const;
     void start_segment(CpuId cpu);
