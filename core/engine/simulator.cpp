@@ -518,6 +518,16 @@ void Simulator::start_timer(Time at, std::int64_t token)
     finish_schedule(cpu, prev, next, preempted);
 }
 
+// schedule() on a CPU that runs the idle task (a wakeup's arrival): no
+// previous task to put away, so none of its tests.
+[[gnu::hot]] void Simulator::schedule_idle(CpuId cpu)
+{
+    cpu_[static_cast<std::size_t>(cpu)].need_resched = false;
+    const TaskId next = pick_next_task_fair(s_, cpu);
+    lb_task_picked(s_, lb_, cpu, next);
+    finish_schedule(cpu, kNoTask, next, false);
+}
+
 // The rest of __schedule() once the fair class has picked: with nothing to
 // run, pull before idling (pick_next_task_fair()'s newidle balance).
 // Inlined into schedule(), with context_switch() and go_idle(): each of the

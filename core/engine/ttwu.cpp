@@ -142,7 +142,7 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
     ttwu_do_activate(cpu, p, task_[static_cast<std::size_t>(p)].pending_flags, true);
     if (was_idle) {
         leave_idle(cpu);
-        schedule(cpu, false);
+        schedule_idle(cpu);
     }
 }
 
