@@ -82,6 +82,24 @@ public:
             rearm(s.pos, t);
     }
 
+    // Gives slot `timer` the kind and target of every event armed on it by
+    // the arm() below (a CPU's segment end or tick): set once instead of
+    // stored at every arm.
+    void name_slot(int timer, int kind, int target)
+    {
+        slot(timer).kind = kind;
+        slot(timer).target = target;
+    }
+    [[gnu::hot, gnu::always_inline]] void arm(int timer, Time at)
+    {
+        Slot& s = slot(timer);
+        const Timer t{{at.ns(), next_seq_++}, timer};
+        if (s.pos == kUnarmed)
+            insert(t);
+        else
+            rearm(s.pos, t);
+    }
+
     // Inline for the common calls of an idle entry: its segment end, already
     // fired, and its tick in a heap of at most two, which needs no sift. Out
     // of line, the tick's cancel cost a call and six register saves.

@@ -84,6 +84,10 @@ Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOpt
     lb_ = make_load_balance_state(s_);
     cpu_.resize(static_cast<std::size_t>(machine_.nr_cpus()));
     events_.set_timer_slots(2 * cpu_.size());
+    for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu) {
+        events_.name_slot(segment_slot(cpu), kSegmentEnd, cpu);
+        events_.name_slot(tick_slot(cpu), kTick, cpu);
+    }
     waiting_.assign(cpu_.size(), 0);
     smt_siblings_.resize(cpu_.size());
     for (const CpuTopo& a : machine_.cpus)
@@ -370,7 +374,7 @@ void Simulator::start_timer(Time at, std::int64_t token)
     c.seg_start = s_.now;
     Time work = p != kNoTask ? task_[static_cast<std::size_t>(p)].work_left : Time();
     const Time duration = c.overhead_left + Time::ns(scale_by_speed(work.ns(), c.speed, true));
-    events_.arm(segment_slot(cpu), s_.now + duration, kSegmentEnd, cpu);
+    events_.arm(segment_slot(cpu), s_.now + duration);
 }
 
 // `cpu` changed between busy and idle: its SMT siblings' segments run at a
@@ -731,7 +735,7 @@ void Simulator::on_resched(CpuId cpu)
         const std::int64_t since = now - c.tick_phase.ns();
         c.next_tick = Time::ns(since < 0 ? c.tick_phase.ns() : c.tick_phase.ns() + (since / period + 1) * period);
     }
-    events_.arm(tick_slot(cpu), c.next_tick, kTick, cpu);
+    events_.arm(tick_slot(cpu), c.next_tick);
 }
 
 void Simulator::on_tick(CpuId cpu)
