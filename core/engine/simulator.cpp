@@ -460,7 +460,7 @@ void Simulator::start_timer(Time at, std::int64_t token)
     t.blocked = true;
     s_.task(p).state = TaskState::Sleeping;
     ++metrics_.voluntary_switches;
-    schedule(cpu, false);
+    schedule_sleeping(cpu);
 }
 
 // The rarer steps, out of line.
@@ -520,6 +520,20 @@ void Simulator::start_timer(Time at, std::int64_t token)
     if (prev != kNoTask && s_.task(prev).state == TaskState::Dead)
         task_dead_fair(s_, prev);
     finish_schedule(cpu, prev, next, preempted);
+}
+
+// schedule() for a running task that goes to sleep (Block, Sleep): its
+// state is known, so none of the tests for the others.
+[[gnu::hot]] void Simulator::schedule_sleeping(CpuId cpu)
+{
+    cpu_[static_cast<std::size_t>(cpu)].need_resched = false;
+    const TaskId prev = s_.rq(cpu).curr;
+    settle_progress(cpu);
+    const bool left = dequeue_task_fair(s_, cpu, prev, DEQUEUE_SLEEP);
+    lb_task_dequeued(lb_, prev, cpu, !left);
+    const TaskId next = pick_next_task_fair(s_, cpu);
+    lb_task_picked(s_, lb_, cpu, next != prev ? next : kNoTask);
+    finish_schedule(cpu, prev, next, false);
 }
 
 // schedule() on a CPU that runs the idle task (a wakeup's arrival): no

@@ -186,6 +186,7 @@ private:
     // core.c: scheduling.
     void schedule(CpuId cpu, bool preempted);
     void schedule_idle(CpuId cpu);
+    void schedule_sleeping(CpuId cpu);
     void finish_schedule(CpuId cpu, TaskId prev, TaskId next, bool preempted);
     void context_switch(CpuId cpu, TaskId prev, TaskId next);
     void go_idle(CpuId cpu);
