@@ -201,6 +201,7 @@ private:
     // core.c: wakeups.
     void ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags);
     void ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, bool on_target);
+    void activate_woken(CpuId cpu, TaskId p, unsigned int wake_flags);
     void charge_waker(CpuId cpu, Time cost);
     std::optional<DecisionRecord> begin_decision(const WakerContext& waker, TaskId p, CpuId prev_cpu,
                                                  unsigned int wake_flags);

@@ -133,23 +133,26 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
     ttwu_do_activate(cpu, p, wake_flags, false);
 }
 
-[[gnu::hot]] void Simulator::on_wakeup_arrive(CpuId cpu, TaskId p)
+// Inlined into the run loop (see dispatch()), its only caller.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::on_wakeup_arrive(CpuId cpu, TaskId p)
 {
     Rq& rq = s_.rq(cpu);
     --rq.ttwu_pending;
     // The IPI already paid for leaving the idle state; the CPU is awake now.
-    const bool was_idle = rq.curr == kNoTask;
-    ttwu_do_activate(cpu, p, task_[static_cast<std::size_t>(p)].pending_flags, true);
-    if (was_idle) {
+    const unsigned int wake_flags = task_[static_cast<std::size_t>(p)].pending_flags;
+    if (rq.curr == kNoTask) {
+        // ttwu_do_activate() on its own idle target has nothing to kick:
+        // only the activation, here without the call.
+        activate_woken(cpu, p, wake_flags);
         leave_idle(cpu);
         schedule_idle(cpu);
+        return;
     }
+    ttwu_do_activate(cpu, p, wake_flags, true);
 }
 
-// ttwu_do_activate(): enqueue, then see whether the wakee preempts.
-// `on_target`: running on the target CPU itself (its wake-list IPI), which
-// needs no kick to notice the task.
-void Simulator::ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, bool on_target)
+// ttwu_do_activate()'s enqueue.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::activate_woken(CpuId cpu, TaskId p, unsigned int wake_flags)
 {
     unsigned int enqueue_flags = ENQUEUE_WAKEUP;
     if (wake_flags & WF_MIGRATED)
@@ -160,6 +163,14 @@ void Simulator::ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, b
     s_.task(p).state = TaskState::Runnable;
     mark_runnable(p);
     note_rq_change(cpu);
+}
+
+// ttwu_do_activate(): enqueue, then see whether the wakee preempts.
+// `on_target`: running on the target CPU itself (its wake-list IPI), which
+// needs no kick to notice the task.
+void Simulator::ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, bool on_target)
+{
+    activate_woken(cpu, p, wake_flags);
 
     Rq& rq = s_.rq(cpu);
     if (rq.curr == kNoTask) {
