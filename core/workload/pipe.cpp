@@ -57,7 +57,6 @@ void PipeWorkload::setup(Kernel& k)
         side.phase = Phase::ReadCheck;
         return Step::compute(syscall_);
     case Phase::ReadCheck:
-    case Phase::ReadBlocked:
         return read(side);
     }
     return Step::exit();
@@ -85,7 +84,6 @@ Step PipeWorkload::read(Side& side)
 {
     if (tokens_[side.in] == 0) {
         waiting_[side.in] = side.task;
-        side.phase = Phase::ReadBlocked;
         return Step::block();
     }
     --tokens_[side.in];
