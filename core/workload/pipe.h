@@ -33,8 +33,9 @@ public:
 private:
     // Where a task is in its loop. The writer (task 0) writes then reads the
     // reply; the reader (task 1) reads then writes the reply. ReadCheck is
-    // also where a reader woken on its pipe resumes.
-    enum class Phase { Write, Wrote, Read, ReadCheck };
+    // also where a reader woken on its pipe resumes; first, as the most
+    // frequent phase is tested against zero.
+    enum class Phase { ReadCheck, Write, Wrote, Read };
 
     struct Side {
         TaskId task = kNoTask;
