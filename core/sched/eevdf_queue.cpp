@@ -108,7 +108,14 @@ void update_zero_vruntime(CfsRq& cfs, std::int64_t delta)
 // dequeue.
 [[gnu::always_inline]] inline std::int64_t rebase_avg_vruntime(const SchedState& s, CfsRq& cfs)
 {
-    update_zero_vruntime(cfs, avg_vruntime_delta(s, cfs));
+    if (cfs.sum_weight) {
+        update_zero_vruntime(cfs, weighted_avg_vruntime_delta(s, cfs));
+        return cfs.zero_vruntime;
+    }
+    // An empty tree has no sum for the move to shift: only the origin moves,
+    // to curr or nowhere.
+    if (const SchedEntity* curr = queued_curr(s, cfs))
+        cfs.zero_vruntime = curr->vruntime;
     return cfs.zero_vruntime;
 }
 
