@@ -152,9 +152,9 @@ void renew_deadline(SchedState& s, CpuId cpu, SchedEntity& se);
 // update_curr()'s charge of curr (not kNoTask) for its run since
 // exec_start. Inline here for dequeue_task_fair(), which charges the task
 // going to sleep every time; update_curr() calls it out of line.
-[[gnu::always_inline]] inline bool charge_curr_of(SchedState& s, CpuId cpu, CfsRq& cfs)
+// charge_curr_se() is the same with curr's entity at hand.
+[[gnu::always_inline]] inline bool charge_curr_se(SchedState& s, CpuId cpu, CfsRq& cfs, SchedEntity& se)
 {
-    SchedEntity& se = se_of(s, cfs.curr);
     const std::int64_t now = s.now.ns();
     const std::int64_t delta = now - static_cast<std::int64_t>(se.exec_start);
     if (delta <= 0)
@@ -175,6 +175,11 @@ void renew_deadline(SchedState& s, CpuId cpu, SchedEntity& se);
         return true;
     }
     return false;
+}
+
+[[gnu::always_inline]] inline bool charge_curr_of(SchedState& s, CpuId cpu, CfsRq& cfs)
+{
+    return charge_curr_se(s, cpu, cfs, se_of(s, cfs.curr));
 }
 
 // PELT time runs one period ahead of simulated time: a last_update_time of

@@ -105,8 +105,9 @@ void put_prev_task_fair(SchedState& s, CpuId cpu, TaskId prev)
         enqueue_tree(s, cfs, prev);
 }
 
-// Returns next, so that a caller can end with a tail call to it.
-TaskId set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
+// set_next_task_fair() in general. Out of line, so that the common switch
+// below saves no registers for this one's rare calls.
+[[gnu::noinline]] TaskId set_next_task_fair_general(SchedState& s, CpuId cpu, TaskId next)
 {
     CfsRq& cfs = s.rq(cpu).cfs;
     SchedEntity& se = se_of(s, next);
@@ -124,6 +125,44 @@ TaskId set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
     if (se.on_rq)
         set_protect_slice(s, cfs, se);
     return next;
+}
+
+// Less than one 1024-ns PELT unit since the last update (and not in the
+// future): update_sched_avg() would change nothing. A detached entity
+// (last_update_time 0) is the PELT clock's offset away, never this close.
+inline bool pelt_unit_not_reached(const SchedAvg& sa, std::uint64_t now)
+{
+    return now - sa.last_update_time < 1024;
+}
+
+// set_next_task_fair() of next, queued and alone in the tree, if it was
+// woken less than a PELT unit ago onto a runqueue updated as recently: the
+// general case's PELT update then changes nothing and, with RUN_TO_PARITY,
+// protection runs to the deadline. Tests before it writes; false if it
+// did not apply. Inline in both callers, which save no registers for it.
+[[gnu::always_inline]] inline bool set_next_lone_entity(SchedState& s, CfsRq& cfs, SchedEntity& se, TaskId next)
+{
+    const std::uint64_t now = pelt_now(s);
+    if (!pelt_unit_not_reached(se.avg, now) || !pelt_unit_not_reached(cfs.avg, now) || !s.feats(Feat::RUN_TO_PARITY))
+        return false;
+    clear_buddies(cfs, next);
+    cfs.queue.pop_back();
+    sum_w_vruntime_sub(cfs, se);
+    se.exec_start = static_cast<std::uint64_t>(s.now.ns());
+    cfs.curr = next;
+    se.prev_sum_exec_runtime = se.sum_exec_runtime;
+    se.vprot = se.deadline;
+    return true;
+}
+
+// Returns next, so that a caller can end with a tail call to it.
+TaskId set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
+{
+    CfsRq& cfs = s.rq(cpu).cfs;
+    SchedEntity& se = se_of(s, next);
+    if (se.on_rq && cfs.queue.size() == 1 && cfs.queue.back() == next && set_next_lone_entity(s, cfs, se, next))
+        return next;
+    return set_next_task_fair_general(s, cpu, next);
 }
 
 // pick_next_entity(): a delayed entity that comes up is dequeued for good
@@ -290,7 +329,10 @@ namespace {
             cfs.need_resched = false;
             p.state = TaskState::Running;
             rq.curr = only;
-            return set_next_task_fair(s, cpu, only);
+            // Queued with no curr, it is the tree's only entity.
+            if (set_next_lone_entity(s, cfs, p.se, only))
+                return only;
+            return set_next_task_fair_general(s, cpu, only);
         }
     }
     return pick_next_task_queued(s, rq, cpu);

@@ -108,7 +108,14 @@ void update_zero_vruntime(CfsRq& cfs, std::int64_t delta)
 // dequeue.
 [[gnu::always_inline]] inline std::int64_t rebase_avg_vruntime(const SchedState& s, CfsRq& cfs)
 {
-    update_zero_vruntime(cfs, avg_vruntime_delta(s, cfs));
+    if (cfs.sum_weight) {
+        update_zero_vruntime(cfs, weighted_avg_vruntime_delta(s, cfs));
+        return cfs.zero_vruntime;
+    }
+    // An empty tree has no sum for the move to shift: only the origin moves,
+    // to curr or nowhere.
+    if (const SchedEntity* curr = queued_curr(s, cfs))
+        cfs.zero_vruntime = curr->vruntime;
     return cfs.zero_vruntime;
 }
 
@@ -538,22 +545,23 @@ namespace {
 
     if (p.cpu != cpu || !se.on_rq)
         throw_bad_dequeue(cpu, pid);
-    if (se.sched_delayed || (flags & (DEQUEUE_SLEEP | DEQUEUE_MIGRATING | DEQUEUE_DELAYED)) != DEQUEUE_SLEEP)
+    if (se.sched_delayed || (flags & (DEQUEUE_SLEEP | DEQUEUE_MIGRATING | DEQUEUE_DELAYED)) != DEQUEUE_SLEEP ||
+        cfs.curr != pid)
         return dequeue_task_fair_general(s, rq, cpu, pid, flags);
 
-    // A task going to sleep, not delayed: the general case's steps with
-    // sleep set and delayed and migrating clear.
+    // The running task going to sleep, not delayed: the general case's
+    // steps with sleep set, delayed and migrating clear, and p curr (so
+    // running for PELT, charged by update_curr() and not in the tree).
     util_est_dequeue(s, cfs, se);
     clear_buddies(cfs, pid);
-    if (cfs.curr != kNoTask)  // update_curr()
-        charge_curr_of(s, cpu, cfs);
+    charge_curr_se(s, cpu, cfs, se);
     const bool lag_clamped = update_entity_lag_of(s, cfs, se);
 
     // DELAY_DEQUEUE, as in the general case. Delayed or not, PELT sees a
     // runnable task and updates util_est (UPDATE_TG does nothing here).
     const bool delay = !(flags & DEQUEUE_SPECIAL) && s.feats(Feat::DELAY_DEQUEUE) &&
                        !(lag_clamped ? entity_eligible(s, cpu, pid) : se.vlag >= 0);
-    update_load_avg(s, cpu, pid, {se.weight, 1, cfs.curr == pid ? 1 : 0}, UPDATE_UTIL_EST);
+    update_load_avg_as(s, cpu, pid, {se.weight, 1, 1}, 1, UPDATE_UTIL_EST);
     if (delay) {
         set_delayed(cfs, se);
         return false;
@@ -566,8 +574,6 @@ namespace {
     --cfs.h_nr_queued;
     if (is_idle_policy(p))
         --cfs.h_nr_idle;
-    if (pid != cfs.curr)
-        dequeue_tree(s, cfs, pid);
     --rq.nr_running;
     return true;
 }

@@ -35,7 +35,7 @@ std::uint64_t SchedState::jiffies_uncached() const
         const std::int64_t mid = lo + (hi - lo) / 2;
         (jiffies_at(mid, rate) > value ? hi : lo) = mid;
     }
-    jiffy_cache = {t, hi, value};
+    jiffy_cache = {t, static_cast<std::uint64_t>(hi - t), value};
     return value;
 }
 

@@ -51,10 +51,11 @@ struct SchedState {
     const PlacementPolicy* policy = nullptr;
 
     // jiffies() is read several times per event and is a double division:
-    // it keeps the value and the stretch of time [from, until) it holds for.
+    // it keeps the value and the stretch of time [from, from + span) it holds
+    // for, a span so that one unsigned compare tests both ends.
     struct JiffyCache {
         std::int64_t from = 0;
-        std::int64_t until = 0;
+        std::uint64_t span = 0;
         std::uint64_t value = 0;
     };
     mutable JiffyCache jiffy_cache;
@@ -75,7 +76,7 @@ struct SchedState {
     // jiffies at `now`, with the machine's HZ.
     std::uint64_t jiffies() const
     {
-        if (now.ns() >= jiffy_cache.from && now.ns() < jiffy_cache.until)
+        if (static_cast<std::uint64_t>(now.ns() - jiffy_cache.from) < jiffy_cache.span)
             return jiffy_cache.value;
         return jiffies_uncached();
     }
