@@ -68,28 +68,21 @@ public:
         first_once_ = std::min(first_once_, o.key);
     }
 
-    // Schedules slot `timer` at `at`; a pending event of the slot is cancelled.
-    // Always inline: schedule() called it out of line for the tick.
-    [[gnu::hot, gnu::always_inline]] void arm(int timer, Time at, int kind, int target)
-    {
-        Slot& s = slot(timer);
-        const Timer t{{at.ns(), next_seq_++}, timer};
-        s.kind = kind;
-        s.target = target;
-        if (s.pos == kUnarmed)
-            insert(t);
-        else
-            rearm(s.pos, t);
-    }
-
-    // Gives slot `timer` the kind and target of every event armed on it by
-    // the arm() below (a CPU's segment end or tick): set once instead of
-    // stored at every arm.
+    // Gives slot `timer` the kind and target of every event armed on it (a
+    // CPU's segment end or tick): set once instead of stored at every arm.
     void name_slot(int timer, int kind, int target)
     {
         slot(timer).kind = kind;
         slot(timer).target = target;
     }
+    // Names slot `timer` and arms it.
+    void arm(int timer, Time at, int kind, int target)
+    {
+        name_slot(timer, kind, target);
+        arm(timer, at);
+    }
+    // Schedules slot `timer` at `at`; a pending event of the slot is cancelled.
+    // Always inline: schedule() called it out of line for the tick.
     [[gnu::hot, gnu::always_inline]] void arm(int timer, Time at)
     {
         Slot& s = slot(timer);

@@ -131,6 +131,26 @@ TEST(FutureEvents, TheEarliestTimerKeepsItsPlaceInTheOrderWhereverItIsHeld)
     EXPECT_FALSE(q.armed(0));
 }
 
+// A cancel in a heap of two moves the other timer into the freed place;
+// the slot must know where it went for its next re-arm.
+TEST(FutureEvents, CancellingOneOfTwoHeapedTimersKeepsTheOtherReArmable)
+{
+    FutureEvents q;
+    q.set_timer_slots(3);
+    q.arm(2, Time::ns(5), 2, 2);   // held beside the heap
+    q.arm(0, Time::ns(10), 0, 0);  // heap front
+    q.arm(1, Time::ns(20), 1, 1);  // behind it
+    q.cancel(0);                   // a ghost at 10 ns; slot 1 moves to the front
+    EXPECT_FALSE(q.armed(0));
+    q.arm(1, Time::ns(30), 1, 1);  // re-armed where it now is: a ghost at 20 ns
+    EXPECT_EQ(q.pop().kind, 2);
+    const Event e = q.pop();
+    EXPECT_EQ(e.kind, 1);
+    EXPECT_EQ(e.at, Time::ns(30));
+    EXPECT_TRUE(q.empty());
+    EXPECT_EQ(q.take_ghosts_until(Time::ns(100)), 2u);
+}
+
 TEST(FutureEvents, ManyTimersComeOutSorted)
 {
     FutureEvents q;
