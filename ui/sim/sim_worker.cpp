@@ -56,8 +56,7 @@ void SimWorker::load(const SessionSetup& setup)
     run_to_ = Time();
     chunk_ = Time::us(20);
     events_at_frame_ = 0;
-    setState(SimState::Paused);
-    sendFrame(true);
+    settle(SimState::Paused);
 }
 
 void SimWorker::halt()
@@ -78,6 +77,18 @@ void SimWorker::setState(SimState state)
         return;
     state_ = state;
     emit stateChanged(state);
+}
+
+// A state that holds until the user acts goes out with the frame that shows
+// it, and the frame first: whoever stateChanged() wakes finds the session's
+// last frame already final.
+void SimWorker::settle(SimState state)
+{
+    const bool changed = state_ != state;
+    state_ = state;
+    sendFrame(true);
+    if (changed)
+        emit stateChanged(state);
 }
 
 void SimWorker::resetClock()
@@ -115,10 +126,8 @@ void SimWorker::pause()
 {
     pump_->stop();
     run_to_ = Time();
-    if (run_ && state_ != SimState::Finished) {
-        setState(SimState::Paused);
-        sendFrame(true);
-    }
+    if (run_ && state_ != SimState::Finished)
+        settle(SimState::Paused);
 }
 
 void SimWorker::pauseBecause(const QString& why)
@@ -135,9 +144,9 @@ void SimWorker::step()
     run_to_ = Time();
     const LockstepStep s = run_->step_wakeup();
     StepRecords out{s.records, s.hits, s.diverged, false};
-    setState(run_->finished() ? SimState::Finished : SimState::Paused);
+    // The records last: the diagram animates them once the state is paused.
+    settle(run_->finished() ? SimState::Finished : SimState::Paused);
     emit stepped(out);
-    sendFrame(true);
 }
 
 void SimWorker::nextDivergence()
@@ -236,8 +245,7 @@ void SimWorker::advanceRunning(qint64 budget_ns)
         // Frames leave on their own clock, not only between slices.
         sendFrame(false);
         if (run_->finished()) {
-            setState(SimState::Finished);
-            sendFrame(true);
+            settle(SimState::Finished);
             emit stopped(tr("every run has finished"));
             return;
         }
@@ -304,8 +312,7 @@ void SimWorker::advanceSeeking(qint64 budget_ns)
             return;
         }
         if (run_->finished()) {
-            setState(SimState::Finished);
-            sendFrame(true);
+            settle(SimState::Finished);
             emit stopped(tr("the runs ended without diverging again"));
             return;
         }

@@ -66,6 +66,7 @@ private:
     void advanceByWakeups(qint64 budget_ns, Time target);
     void advanceSeeking(qint64 budget_ns);
     void setState(SimState state);
+    void settle(SimState state);
     void sendFrame(bool force);
     void pauseBecause(const QString& why);
     void resetClock();

@@ -8,6 +8,8 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <utility>
+#include <vector>
 
 #include "engine/simulator.h"
 #include "io/topology_library.h"
@@ -106,6 +108,30 @@ private slots:
         session.run();
         QVERIFY(stopped.wait(120000) || stopped.count() > 0);
         QTRY_COMPARE_WITH_TIMEOUT(session.state(), SimState::Finished, 120000);
+        QVERIFY(session.lastFrame().runs[0].finished);
+    }
+
+    // Whoever a state change wakes finds the frame that shows it: a view or
+    // a test waiting for "finished" reads the final figures, not the last
+    // frame sent while running.
+    void aSettledStateArrivesAfterItsFrame()
+    {
+        SimSession session;
+        QSignalSpy frames(&session, &SimSession::frameReady);
+        std::vector<std::pair<SimState, SimState>> seen;  // announced, and shown by the last frame then
+        connect(&session, &SimSession::stateChanged, &session,
+                [&](SimState s) { seen.emplace_back(s, session.lastFrame().state); });
+        session.load(setup_of("teaching-8", "pipe:loops=300", {"baseline"}));
+        QVERIFY(wait_count(frames, 1));
+        session.step();
+        session.setSpeed(0);
+        session.run();
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SimState::Finished, 120000);
+        QCOMPARE(seen.front().first, SimState::Paused);
+        QCOMPARE(seen.back().first, SimState::Finished);
+        for (const auto& [announced, shown] : seen)
+            if (announced != SimState::Running)
+                QCOMPARE(shown, announced);
         QVERIFY(session.lastFrame().runs[0].finished);
     }
 
