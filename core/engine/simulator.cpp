@@ -644,8 +644,8 @@ void Simulator::start_timer(Time at, std::int64_t token)
 }
 
 // The cpuidle governor, simplified from menu: predict this idle period as
-// the mean of the last eight, and take the deepest state whose target
-// residency it covers.
+// the typical interval of the last eight (IdleHistory), and take the
+// deepest state whose target residency it covers.
 // Inlined into go_idle(): a CPU in a steady rhythm predicts the same period
 // time after time, and the pick it keeps is cheaper than the call was.
 [[gnu::hot, gnu::always_inline]] inline void Simulator::pick_idle_state(CpuId cpu)
