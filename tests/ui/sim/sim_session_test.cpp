@@ -116,9 +116,9 @@ private slots:
     // frame sent while running.
     void aSettledStateArrivesAfterItsFrame()
     {
+        std::vector<std::pair<SimState, SimState>> seen;  // announced, and shown by the last frame then
         SimSession session;
         QSignalSpy frames(&session, &SimSession::frameReady);
-        std::vector<std::pair<SimState, SimState>> seen;  // announced, and shown by the last frame then
         connect(&session, &SimSession::stateChanged, &session,
                 [&](SimState s) { seen.emplace_back(s, session.lastFrame().state); });
         session.load(setup_of("teaching-8", "pipe:loops=300", {"baseline"}));
