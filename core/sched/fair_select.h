@@ -32,8 +32,6 @@ inline void begin_record(DecisionRecord& rec, const SchedState& s, const WakerCo
     rec.waker_cpu = waker.cpu;
     rec.prev_cpu = prev;
     rec.wake_flags = wake_flags;
-    // A wakeup takes five to thirteen steps: one allocation, not four.
-    rec.steps.reserve(16);
 }
 
 // The wakeup being placed, as the policy hooks (policies/placement_policy.h)
