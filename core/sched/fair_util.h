@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <concepts>
 #include <cstdint>
 #include <string>
@@ -215,21 +216,44 @@ private:
 // Only ever called under `if (rec)`, so a run without recording builds no
 // strings at all.
 
-inline void append_text(std::string& out, std::string_view v)
-{
-    out += v;
-}
-template <std::integral T>
-requires(!std::same_as<T, bool> && !std::same_as<T, char>) void append_text(std::string& out, T v)
-{
-    out += std::to_string(v);
-}
+// One part of a record's text: a string as it is, a number in decimal
+// (as std::to_string writes it), held until cat() knows the whole length.
+class TextPart {
+public:
+    TextPart(std::string_view v) : view_(v) {}
+    // A string literal: its length is known, so no strlen().
+    template <std::size_t N>
+    TextPart(const char (&v)[N]) : view_(v, N - 1)
+    {
+    }
+    template <std::integral T>
+    requires(!std::same_as<T, bool> && !std::same_as<T, char>) TextPart(T v)
+    {
+        const std::to_chars_result r = std::to_chars(digits_, digits_ + sizeof digits_, v);
+        view_ = std::string_view(digits_, static_cast<std::size_t>(r.ptr - digits_));
+    }
+    TextPart(const TextPart&) = delete;
+    TextPart& operator=(const TextPart&) = delete;
 
+    std::string_view view() const { return view_; }
+
+private:
+    char digits_[24];  // a 64-bit integer's digits and sign
+    std::string_view view_;
+};
+
+// The parts joined, in a string allocated once at its final length.
 template <typename... A>
 std::string cat(const A&... parts)
 {
+    const TextPart texts[] = {TextPart(parts)...};
+    std::size_t length = 0;
+    for (const TextPart& t : texts)
+        length += t.view().size();
     std::string out;
-    (append_text(out, parts), ...);
+    out.reserve(length);
+    for (const TextPart& t : texts)
+        out += t.view();
     return out;
 }
 

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sched/fair_util.h"
@@ -61,6 +64,21 @@ TEST(WrapCursor, SkipsCpusRemovedWhileIterating)
 }
 
 // --- select_idle_cpu ----------------------------------------------------------------
+
+// The text of decision records: literals, strings and numbers joined, the
+// numbers written as std::to_string writes them (records are compared byte
+// for byte across builds).
+TEST(RecordText, CatJoinsLiteralsStringsAndNumbers)
+{
+    const std::string name = "MC";
+    const char* tail = ": waker is prev";
+    EXPECT_EQ(cat(name, " (", std::string_view("0-79"), ") cpu ", -1, " of ", 80u, tail),
+              "MC (0-79) cpu -1 of 80: waker is prev");
+    EXPECT_EQ(cat(std::numeric_limits<std::int64_t>::min(), " ", std::numeric_limits<std::uint64_t>::max()),
+              std::to_string(std::numeric_limits<std::int64_t>::min()) + " " +
+                  std::to_string(std::numeric_limits<std::uint64_t>::max()));
+    EXPECT_EQ(cat("", 0, ""), "0");
+}
 
 TEST(SelectIdleCpu, ScanStartsAfterTargetAndWraps)
 {
