@@ -2,11 +2,14 @@
 //
 // How fast the engine simulates: events per second of wall time on the pipe
 // workload, with decision recording off and on (recording off must cost
-// nothing measurable; on, it builds a record per wakeup).
+// nothing measurable; on, it builds a record per wakeup), and as the
+// workbench window runs it: two policies side by side, every decision
+// recorded.
 #include <benchmark/benchmark.h>
 
 #include "engine/simulator.h"
 #include "io/topology_library.h"
+#include "session/lockstep_run.h"
 #include "workload/workload_spec.h"
 
 namespace {
@@ -30,9 +33,28 @@ void pipe_run(benchmark::State& state, const char* machine, const char* workload
     state.counters["wakeups/s"] = benchmark::Counter(static_cast<double>(wakeups), benchmark::Counter::kIsRate);
 }
 
+// The window's worker drives a LockstepRun: its runs record every decision,
+// compare them until the policies part, and keep the last ones for display.
+void lockstep_run(benchmark::State& state, const char* machine, const char* workload)
+{
+    const wb::Machine m = wb::resolve_machine(machine);
+    wb::RunRequest base;
+    base.workload = workload;
+    std::uint64_t wakeups = 0;
+    for (auto _ : state) {
+        wb::LockstepRun run(m, base, {"baseline", "sync-waker-v3"});
+        run.run_until(wb::Time::max());
+        for (int i = 0; i < run.size(); ++i)
+            wakeups += run.sim(i).metrics().wakeups;
+    }
+    state.counters["wakeups/s"] = benchmark::Counter(static_cast<double>(wakeups), benchmark::Counter::kIsRate);
+}
+
 BENCHMARK_CAPTURE(pipe_run, altra_pipe_free, "ampere-altra-80", "pipe:loops=20000", false)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(pipe_run, altra_pipe_free_recorded, "ampere-altra-80", "pipe:loops=20000", true)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(lockstep_run, altra_pipe_side_by_side, "ampere-altra-80", "pipe:loops=20000")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(pipe_run, altra_pipe_pinned, "ampere-altra-80", "pipe:loops=20000,cpus=79", false)
     ->Unit(benchmark::kMillisecond);
