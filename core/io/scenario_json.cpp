@@ -50,7 +50,7 @@ std::string text_of(const Json& j, const char* key, Problems& problems, bool req
 {
     if (!j.contains(key)) {
         if (required)
-            problems.add("", std::string("missing \"") + key + "\": expected a string");
+            problems.add(std::string("/") + key, std::string("missing \"") + key + "\": expected a string");
         return {};
     }
     if (!j[key].is_string()) {
@@ -92,8 +92,7 @@ Scenario parse_scenario_json(std::string_view text, const std::string& file_labe
     s.machine = text_of(j, "machine", problems, true);
 
     if (!j.contains("cases") || !j["cases"].is_array() || j["cases"].empty()) {
-        problems.add(j.contains("cases") ? "/cases" : "",
-                     "expected \"cases\": a non-empty array of {\"label\", \"workload\"}");
+        problems.add("/cases", "expected \"cases\": a non-empty array of {\"label\", \"workload\"}");
     } else {
         for (std::size_t i = 0; i < j["cases"].size(); ++i) {
             const Json& c = j["cases"][i];

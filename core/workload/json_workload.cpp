@@ -47,9 +47,7 @@ void JsonWorkload::setup(Kernel& k)
             if (!parsed.ok() || parsed.mask.empty())
                 problems.push_back(
                     {file_.path, t.cpus_line, t.cpus_column, "/tasks/" + std::to_string(i) + "/cpus",
-                     "\"" + t.cpus + "\": " +
-                         (parsed.ok() ? std::string("expected at least one CPU")
-                                      : parsed.error + " (this machine has CPUs 0-" + std::to_string(nr - 1) + ")")});
+                     "\"" + t.cpus + "\": " + (parsed.ok() ? std::string("expected at least one CPU") : parsed.error)});
             else
                 mask = parsed.mask;
         }

@@ -143,9 +143,12 @@ TEST(JsonWorkload, BadSpecsAndMachineDependentErrors)
     EXPECT_NE(error_of("json:path=x").find("unknown parameter 'path' of json; expected file"), std::string::npos);
     EXPECT_NE(error_of("json").find("file=: expected the path of a workload JSON file"), std::string::npos);
     EXPECT_NE(error_of("json:file=/nonexistent.json").find("/nonexistent.json: cannot open"), std::string::npos);
-    EXPECT_NE(run_error_of("{\"tasks\": [{\"name\": \"a\",\n \"cpus\": \"9-12\", \"phases\": [{\"run\": \"1us\"}]}]}")
-                  .find("w.json:2:10: /tasks/0/cpus: \"9-12\""),
-              std::string::npos);
+    // The machine's CPUs are named once.
+    const std::string range = run_error_of("{\"tasks\": [{\"name\": \"a\",\n \"cpus\": \"9-12\", \"phases\": [{\"run\": \"1us\"}]}]}");
+    EXPECT_NE(range.find("w.json:2:10: /tasks/0/cpus: \"9-12\": CPU 12 is out of range: this machine has CPUs 0-7"),
+              std::string::npos)
+        << range;
+    EXPECT_EQ(range.find("this machine has CPUs"), range.rfind("this machine has CPUs")) << range;
     EXPECT_NE(run_error_of("{\"tasks\": [{\"name\": \"a\", \"phases\": []}]}")
                   .find("w.json:1:36: /tasks/0/phases: expected 'phases', a non-empty array"),
               std::string::npos);
