@@ -144,7 +144,8 @@ TEST(JsonWorkload, BadSpecsAndMachineDependentErrors)
     EXPECT_NE(error_of("json").find("file=: expected the path of a workload JSON file"), std::string::npos);
     EXPECT_NE(error_of("json:file=/nonexistent.json").find("/nonexistent.json: cannot open"), std::string::npos);
     // The machine's CPUs are named once.
-    const std::string range = run_error_of("{\"tasks\": [{\"name\": \"a\",\n \"cpus\": \"9-12\", \"phases\": [{\"run\": \"1us\"}]}]}");
+    const std::string range =
+        run_error_of("{\"tasks\": [{\"name\": \"a\",\n \"cpus\": \"9-12\", \"phases\": [{\"run\": \"1us\"}]}]}");
     EXPECT_NE(range.find("w.json:2:10: /tasks/0/cpus: \"9-12\": CPU 12 is out of range: this machine has CPUs 0-7"),
               std::string::npos)
         << range;
