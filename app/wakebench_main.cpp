@@ -281,7 +281,8 @@ int main(int argc, char** argv)
                                                : window.setScenario(scenario, path, options.case_index);
     if (!loaded)
         return error_status ? error_status : 1;
-    // The window reports problems in dialogs from here on.
+    // The window reports problems in its dialogs from here on (an empty
+    // handler puts the dialog back).
     if (!headless)
         window.setErrorHandler({});
     if (options.select_cpu) {

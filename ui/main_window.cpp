@@ -60,7 +60,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("Wakebench"));
     setDockNestingEnabled(true);
-    on_error_ = [this](const QString& title, const QString& message) { show_message_box(this, title, message); };
+    setErrorHandler({});
     normal_font_ = font();
 
     session_ = new SimSession(this);
@@ -373,6 +373,9 @@ void MainWindow::onDomainSelected(int domain_id)
 
 void MainWindow::setErrorHandler(ErrorHandler handler)
 {
+    // Never empty: an error must reach the user, not std::bad_function_call.
+    if (!handler)
+        handler = [this](const QString& title, const QString& message) { show_message_box(this, title, message); };
     on_error_ = std::move(handler);
 }
 

@@ -56,8 +56,9 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    // Shows an error; the default opens a modal QMessageBox, tests replace
-    // it to read the message without blocking.
+    // Shows an error. The window's own, and what an empty handler puts back,
+    // is a modal dialog; start-up and tests install one that reads the
+    // message without blocking.
     using ErrorHandler = std::function<void(const QString& title, const QString& message)>;
 
     explicit MainWindow(QWidget* parent = nullptr);

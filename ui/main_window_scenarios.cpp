@@ -100,10 +100,10 @@ bool MainWindow::setScenario(const Scenario& scenario, const QString& path, int 
     const QString keep = loaded_ ? tr("Still showing %1.").arg(QString::fromStdString(loaded_->scenario.name))
                                  : tr("No scenario is loaded.");
     const QString label = path.isEmpty() ? QString::fromStdString(scenario.name) : path;
+    // The panel keeps what the user typed, so that one bad field can be
+    // corrected without the rest of the edits being lost.
     auto problem = [&](const QString& why) {
         fail(tr("Cannot use scenario"), tr("Could not use %1. %2\n%3").arg(label, keep, why));
-        if (loaded_)
-            scenario_panel_->setScenario(loaded_->scenario, loaded_->case_index);
         return false;
     };
     if (scenario.cases.empty())

@@ -10,6 +10,7 @@
 #include "io/input_error.h"
 #include "io/input_file.h"
 #include "io/json_locator.h"
+#include "io/json_parse.h"
 #include "policies/registry.h"
 #include "sched/features.h"
 #include "workload/workload_spec.h"
@@ -64,14 +65,7 @@ std::string text_of(const Json& j, const char* key, Problems& problems, bool req
 
 Scenario parse_scenario_json(std::string_view text, const std::string& file_label)
 {
-    Json j;
-    try {
-        j = Json::parse(text);
-    } catch (const Json::parse_error& e) {
-        const TextPosition at = position_at_offset(text, e.byte > 0 ? e.byte - 1 : 0);
-        throw InputError(
-            Diagnostic{file_label, at.line, at.column, "", "this is not valid JSON: " + std::string(e.what())});
-    }
+    const Json j = parse_json_text<Json>(text, file_label);
     Problems problems(text, file_label);
     if (!j.is_object()) {
         problems.add("", "expected a JSON object (a scenario)");
