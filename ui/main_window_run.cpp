@@ -77,13 +77,18 @@ void MainWindow::restartSimulation()
 {
     if (!loaded_)
         return;
+    // Everything the old run left on screen goes; its frames still in the
+    // queue are dropped by the session (SimFrame::generation).
     recent_->clear();
     diagram_->clear();
     charts_->clear();
+    for (PolicyGrid* g : grids_)
+        g->view()->topologyScene()->showDecision(nullptr);
     recent_seen_.assign(recent_seen_.size(), 0);
     last_ops_.assign(last_ops_.size(), 0);
     last_time_.assign(last_time_.size(), Time());
     divergence_status_->clear();
+    message_status_->clear();
     session_->restart();
 }
 

@@ -24,8 +24,14 @@ enum class SimState {
     Finished  // every run is done
 };
 
+// A run's generation: the session's count of loads and restarts when the run
+// began. Anything the worker sent for an earlier generation is dropped on
+// arrival, so a restart never shows the old run's frames or records.
+using RunGeneration = std::uint64_t;
+
 struct SimFrame {
     std::uint64_t serial = 0;
+    RunGeneration generation = 0;
     SimState state = SimState::Empty;
     std::vector<RunSnapshot> runs;  // one per policy, in the setup's order
     // The last records of each run, oldest first, for the recent-wakeups list
@@ -37,6 +43,7 @@ struct SimFrame {
 };
 
 struct StepRecords {
+    RunGeneration generation = 0;
     std::vector<std::optional<DecisionRecord>> records;  // one per run
     std::vector<bool> hits;                              // a breakpoint matched records[i]
     bool diverged = false;                               // the records differ

@@ -15,12 +15,20 @@ SimSession::SimSession(QObject* parent) : QObject(parent)
     worker_ = new SimWorker;
     worker_->moveToThread(thread_);
     connect(worker_, &SimWorker::frameReady, this, &SimSession::onFrame);
-    connect(worker_, &SimWorker::stepped, this, &SimSession::stepped);
-    connect(worker_, &SimWorker::stateChanged, this, [this](SimState s) {
+    connect(worker_, &SimWorker::stepped, this, [this](const StepRecords& records) {
+        if (records.generation == generation_)
+            emit stepped(records);
+    });
+    connect(worker_, &SimWorker::stateChanged, this, [this](RunGeneration generation, SimState s) {
+        if (generation != generation_)
+            return;
         state_ = s;
         emit stateChanged(s);
     });
-    connect(worker_, &SimWorker::stopped, this, &SimSession::stopped);
+    connect(worker_, &SimWorker::stopped, this, [this](RunGeneration generation, const QString& why) {
+        if (generation == generation_)
+            emit stopped(why);
+    });
     connect(worker_, &SimWorker::failed, this, &SimSession::failed);
     thread_->start();
 }
@@ -55,8 +63,12 @@ void SimSession::post(F&& call)
 
 void SimSession::onFrame(const SimFrame& frame)
 {
-    last_frame_ = frame;
-    emit frameReady(frame);
+    // A frame of a run that has since been restarted or replaced was queued
+    // before the command: it is not drawn, only acknowledged.
+    if (frame.generation == generation_) {
+        last_frame_ = frame;
+        emit frameReady(frame);
+    }
     // Receivers in this thread have drawn it by now.
     if (worker_)
         worker_->frameConsumed();
@@ -64,7 +76,7 @@ void SimSession::onFrame(const SimFrame& frame)
 
 void SimSession::load(const SessionSetup& setup)
 {
-    post([w = worker_, setup] { w->load(setup); });
+    post([w = worker_, setup, g = ++generation_] { w->load(setup, g); });
 }
 
 void SimSession::run()
@@ -94,7 +106,7 @@ void SimSession::nextDivergence()
 
 void SimSession::restart()
 {
-    post([w = worker_] { w->restart(); });
+    post([w = worker_, g = ++generation_] { w->restart(g); });
 }
 
 void SimSession::setSpeed(double simulated_per_wall_second)

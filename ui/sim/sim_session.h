@@ -58,6 +58,7 @@ private:
 
     QThread* thread_ = nullptr;
     SimWorker* worker_ = nullptr;
+    RunGeneration generation_ = 0;  // of the last load or restart asked for
     SimState state_ = SimState::Empty;
     SimFrame last_frame_;
 };

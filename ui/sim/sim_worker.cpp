@@ -38,9 +38,10 @@ SimWorker::SimWorker(QObject* parent) : QObject(parent)
 
 SimWorker::~SimWorker() = default;
 
-void SimWorker::load(const SessionSetup& setup)
+void SimWorker::load(const SessionSetup& setup, RunGeneration generation)
 {
     pump_->stop();
+    generation_ = generation;
     try {
         auto run = std::make_unique<LockstepRun>(setup.machine, setup.base, setup.policies);
         run_ = std::move(run);
@@ -65,10 +66,10 @@ void SimWorker::halt()
     pump_->stop();
 }
 
-void SimWorker::restart()
+void SimWorker::restart(RunGeneration generation)
 {
     if (setup_)
-        load(*setup_);
+        load(*setup_, generation);
 }
 
 void SimWorker::setState(SimState state)
@@ -76,7 +77,7 @@ void SimWorker::setState(SimState state)
     if (state_ == state)
         return;
     state_ = state;
-    emit stateChanged(state);
+    emit stateChanged(generation_, state);
 }
 
 // A state that holds until the user acts goes out with the frame that shows
@@ -88,7 +89,7 @@ void SimWorker::settle(SimState state)
     state_ = state;
     sendFrame(true);
     if (changed)
-        emit stateChanged(state);
+        emit stateChanged(generation_, state);
 }
 
 void SimWorker::resetClock()
@@ -133,7 +134,7 @@ void SimWorker::pause()
 void SimWorker::pauseBecause(const QString& why)
 {
     pause();
-    emit stopped(why);
+    emit stopped(generation_, why);
 }
 
 void SimWorker::step()
@@ -143,10 +144,10 @@ void SimWorker::step()
     pump_->stop();
     run_to_ = Time();
     const LockstepStep s = run_->step_wakeup();
-    StepRecords out{s.records, s.hits, s.diverged, false};
+    StepRecords out{0, s.records, s.hits, s.diverged, false};
     // The records last: the diagram animates them once the state is paused.
     settle(run_->finished() ? SimState::Finished : SimState::Paused);
-    emit stepped(out);
+    sendStepped(std::move(out));
 }
 
 void SimWorker::nextDivergence()
@@ -154,7 +155,7 @@ void SimWorker::nextDivergence()
     if (!run_ || run_->finished())
         return;
     if (run_->size() < 2) {
-        emit stopped(tr("one policy: nothing to diverge from"));
+        emit stopped(generation_, tr("one policy: nothing to diverge from"));
         return;
     }
     run_to_ = Time();
@@ -246,7 +247,7 @@ void SimWorker::advanceRunning(qint64 budget_ns)
         sendFrame(false);
         if (run_->finished()) {
             settle(SimState::Finished);
-            emit stopped(tr("every run has finished"));
+            emit stopped(generation_, tr("every run has finished"));
             return;
         }
         if (run_to_ > Time() && run_->now() >= run_to_) {
@@ -271,7 +272,7 @@ void SimWorker::advanceByWakeups(qint64 budget_ns, Time target)
         const bool hit = std::find(s.hits.begin(), s.hits.end(), true) != s.hits.end();
         const bool diverged = break_on_divergence_ && !had_divergence && run_->first_divergence().has_value();
         if (hit || diverged) {
-            emit stepped(StepRecords{s.records, s.hits, s.diverged, false});
+            sendStepped(StepRecords{0, s.records, s.hits, s.diverged, false});
             QString why;
             if (diverged) {
                 why = tr("the policies first diverged at wakeup #%1").arg(run_->first_divergence()->wakeup);
@@ -307,13 +308,13 @@ void SimWorker::advanceSeeking(qint64 budget_ns)
             out.hits.assign(d->records.size(), false);
             for (DecisionRecord& r : d->records)
                 out.records.emplace_back(std::move(r));
-            emit stepped(out);
+            sendStepped(std::move(out));
             pauseBecause(tr("the policies diverge at wakeup #%1").arg(d->wakeup));
             return;
         }
         if (run_->finished()) {
             settle(SimState::Finished);
-            emit stopped(tr("the runs ended without diverging again"));
+            emit stopped(generation_, tr("the runs ended without diverging again"));
             return;
         }
     }
@@ -327,6 +328,7 @@ void SimWorker::sendFrame(bool force)
         return;
     SimFrame frame;
     frame.serial = ++frame_serial_;
+    frame.generation = generation_;
     frame.state = state_;
     frame.runs = run_->snapshots();
     frame.recent.reserve(frame.runs.size());
@@ -344,6 +346,12 @@ void SimWorker::sendFrame(bool force)
     since_frame_.restart();
     frame_in_flight_ = true;
     emit frameReady(frame);
+}
+
+void SimWorker::sendStepped(StepRecords records)
+{
+    records.generation = generation_;
+    emit stepped(records);
 }
 
 }  // namespace wb

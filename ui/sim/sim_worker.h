@@ -40,14 +40,14 @@ public:
     void frameConsumed() { frame_in_flight_ = false; }
 
     // Call these on the worker's thread (SimSession queues them).
-    void load(const SessionSetup& setup);
+    void load(const SessionSetup& setup, RunGeneration generation);
     void halt();  // stops for good: no more slices
     void run();
     void runTo(Time until);  // run as fast as possible to `until`, then pause
     void pause();
     void step();
     void nextDivergence();
-    void restart();
+    void restart(RunGeneration generation);
     // Simulated seconds per wall second; <= 0 as fast as possible.
     void setSpeed(double simulated_per_wall_second);
     void setBreakpoints(std::vector<Breakpoint> breakpoints, bool on_first_divergence);
@@ -55,9 +55,9 @@ public:
 signals:
     void frameReady(const wb::SimFrame& frame);
     void stepped(const wb::StepRecords& records);
-    void stateChanged(wb::SimState state);
+    void stateChanged(wb::RunGeneration generation, wb::SimState state);
     // Why a run paused on its own: a breakpoint, the first divergence, the end.
-    void stopped(const QString& why);
+    void stopped(wb::RunGeneration generation, const QString& why);
     void failed(const QString& message);
 
 private:
@@ -69,6 +69,7 @@ private:
     void settle(SimState state);
     void sendFrame(bool force);
     void pauseBecause(const QString& why);
+    void sendStepped(StepRecords records);
     void resetClock();
     bool breaking() const;
 
@@ -84,6 +85,7 @@ private:
     QElapsedTimer anchor_wall_;
     QElapsedTimer since_frame_;
     std::uint64_t frame_serial_ = 0;
+    RunGeneration generation_ = 0;
     std::uint64_t events_at_frame_ = 0;
     QTimer* pump_ = nullptr;
     std::atomic<bool> stop_{false};

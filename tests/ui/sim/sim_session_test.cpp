@@ -221,6 +221,29 @@ private slots:
 
     // Destroying the session while it runs flat out returns promptly and
     // leaves no thread behind.
+    // Frames the old run had queued before a restart are not shown: after
+    // it, every frame starts again from time 0.
+    void aRestartShowsNoFrameOfTheOldRun()
+    {
+        SimSession session;
+        QSignalSpy frames(&session, &SimSession::frameReady);
+        session.load(setup_of("teaching-8", "pipe:loops=1000000", {"baseline"}));
+        QVERIFY(wait_count(frames, 1));
+        session.setSpeed(0);
+        session.run();
+        QTRY_VERIFY_WITH_TIMEOUT(session.lastFrame().runs[0].now > Time::ms(5), 60000);
+        // The worker keeps running meanwhile: its next frame is queued
+        // before the restart is.
+        QThread::msleep(100);
+        frames.clear();
+        session.restart();
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SimState::Paused, 10000);
+        QTest::qWait(100);
+        QVERIFY(frames.count() >= 1);
+        for (const QList<QVariant>& args : frames)
+            QCOMPARE(args.at(0).value<SimFrame>().runs[0].now, Time());
+    }
+
     void stopsCleanlyMidRun()
     {
         auto* session = new SimSession;
