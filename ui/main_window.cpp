@@ -33,6 +33,7 @@
 #include "message_box.h"
 #include "metrics/comparison.h"
 #include "policies/registry.h"
+#include "run_keys.h"
 #include "session/scenario_session.h"
 #include "sim/comparison_job.h"
 #include "sim/sim_session.h"
@@ -92,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     grid_layout_->setSpacing(6);
     setCentralWidget(grid_area_);
 
+    run_keys_ = new RunKeys(this);
     buildActions();
     buildDocks();
     buildMenus();

@@ -51,6 +51,7 @@ class ComparisonJob;
 class DecisionDiagram;
 class RecentWakeups;
 class ChartsPanel;
+class RunKeys;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -190,6 +191,7 @@ private:
     QString imported_machine_path_;
     ErrorHandler on_error_;
     SimSession* session_ = nullptr;
+    RunKeys* run_keys_ = nullptr;
     ComparisonJob* comparison_job_ = nullptr;
     std::unique_ptr<Comparison> comparison_;
 

@@ -20,6 +20,7 @@
 #include "decision/decision_diagram.h"
 #include "decision/palette.h"
 #include "decision/recent_wakeups.h"
+#include "divergence_text.h"
 #include "main_window_loaded.h"
 #include "metrics/comparison.h"
 #include "metrics/run_summary.h"
@@ -178,9 +179,12 @@ void MainWindow::onFrame(const SimFrame& frame)
     if (frame.first_divergence && divergence_status_->text().isEmpty()) {
         const Divergence& d = *frame.first_divergence;
         recent_->markDivergence(d.wakeup);
-        divergence_status_->setText(tr("first divergence @ wakeup #%1 (%2)")
-                                        .arg(d.wakeup)
-                                        .arg(duration_text(d.records.empty() ? Time() : d.records.front().time)));
+        std::vector<PolicyChoice> choices;
+        for (std::size_t i = 0; i < d.records.size() && i < grids_.size(); ++i)
+            choices.push_back({grids_[i]->policy(), &d.records[i]});
+        divergence_status_->setText(tr("first divergence at %1, %2")
+                                        .arg(duration_text(d.records.empty() ? Time() : d.records.front().time),
+                                             divergence_text(d.wakeup, choices)));
     }
     if (!frame.runs.empty()) {
         Time now = Time::max();
@@ -277,12 +281,10 @@ void MainWindow::onStepped(const StepRecords& records)
     if (shown >= 0 && records.records[static_cast<std::size_t>(shown)])
         showRecordInDiagram(shown, *records.records[static_cast<std::size_t>(shown)]);
     if (records.diverged && !records.records.empty() && records.records.front()) {
-        QStringList chosen;
-        for (std::size_t i = 0; i < records.records.size(); ++i)
-            if (records.records[i])
-                chosen << tr("%1 → CPU %2").arg(grids_[i]->policy()).arg(records.records[i]->chosen);
-        message_status_->setText(
-            tr("wakeup #%1 differs: %2").arg(records.records.front()->seq).arg(chosen.join(QStringLiteral(", "))));
+        std::vector<PolicyChoice> choices;
+        for (std::size_t i = 0; i < records.records.size() && i < grids_.size(); ++i)
+            choices.push_back({grids_[i]->policy(), records.records[i] ? &*records.records[i] : nullptr});
+        message_status_->setText(tr("differs: %1").arg(divergence_text(records.records.front()->seq, choices)));
     }
 }
 

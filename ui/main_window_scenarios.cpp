@@ -28,6 +28,7 @@
 #include "io/topology_library.h"
 #include "main_window_loaded.h"
 #include "policies/registry.h"
+#include "run_keys.h"
 #include "session/scenario_session.h"
 #include "sim/comparison_job.h"
 #include "sim/sim_session.h"
@@ -197,6 +198,11 @@ void MainWindow::rebuildGrids(const SessionSetup& setup)
         g->view()->topologyScene()->setDark(dark_);
     }
     diagram_policy_ = 0;
+    // The run's keys act from the first grid; Escape in a field comes back here.
+    if (!grids_.empty()) {
+        run_keys_->setHome(grids_.front()->view());
+        grids_.front()->view()->setFocus(Qt::OtherFocusReason);
+    }
 }
 
 bool MainWindow::saveScenario(const QString& path)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "divergence_text.h"
 #include "engine/simulator.h"
 #include "io/input_error.h"
 
@@ -275,7 +276,7 @@ void SimWorker::advanceByWakeups(qint64 budget_ns, Time target)
             sendStepped(StepRecords{0, s.records, s.hits, s.diverged, false});
             QString why;
             if (diverged) {
-                why = tr("the policies first diverged at wakeup #%1").arg(run_->first_divergence()->wakeup);
+                why = tr("the policies first diverged: %1").arg(choicesText(*run_->first_divergence()));
             } else {
                 QStringList what;
                 for (std::size_t i = 0; i < s.hits.size(); ++i)
@@ -309,7 +310,7 @@ void SimWorker::advanceSeeking(qint64 budget_ns)
             for (DecisionRecord& r : d->records)
                 out.records.emplace_back(std::move(r));
             sendStepped(std::move(out));
-            pauseBecause(tr("the policies diverge at wakeup #%1").arg(d->wakeup));
+            pauseBecause(tr("the policies diverge: %1").arg(choicesText(*d)));
             return;
         }
         if (run_->finished()) {
@@ -346,6 +347,14 @@ void SimWorker::sendFrame(bool force)
     since_frame_.restart();
     frame_in_flight_ = true;
     emit frameReady(frame);
+}
+
+QString SimWorker::choicesText(const Divergence& d) const
+{
+    std::vector<PolicyChoice> choices;
+    for (std::size_t i = 0; i < d.records.size() && setup_ && i < setup_->policies.size(); ++i)
+        choices.push_back({QString::fromStdString(setup_->policies[i]), &d.records[i]});
+    return divergence_text(d.wakeup, choices);
 }
 
 void SimWorker::sendStepped(StepRecords records)

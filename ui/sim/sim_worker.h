@@ -70,6 +70,8 @@ private:
     void sendFrame(bool force);
     void pauseBecause(const QString& why);
     void sendStepped(StepRecords records);
+    // "#3: baseline → CPU 2 (prev idle), sync-waker-v3 → CPU 3 (sync-waker-v3)"
+    QString choicesText(const Divergence& d) const;
     void resetClock();
     bool breaking() const;
 
