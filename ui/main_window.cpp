@@ -42,6 +42,7 @@
 #include "views/topology_scene.h"
 #include "views/topology_view.h"
 #include "widgets/domain_panel.h"
+#include "widgets/grid_legend.h"
 #include "widgets/policy_grid.h"
 #include "widgets/scenario_panel.h"
 #include "window_text.h"
@@ -91,6 +92,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     grid_layout_ = new QGridLayout(grid_area_);
     grid_layout_->setContentsMargins(4, 4, 4, 4);
     grid_layout_->setSpacing(6);
+    // Rows 0 and 1 hold the grids (rebuildGrids); the legend stays below.
+    grid_layout_->addWidget(new GridLegend(grid_area_), 2, 0, 1, 2);
     setCentralWidget(grid_area_);
 
     run_keys_ = new RunKeys(this);

@@ -182,9 +182,11 @@ void MainWindow::onFrame(const SimFrame& frame)
         std::vector<PolicyChoice> choices;
         for (std::size_t i = 0; i < d.records.size() && i < grids_.size(); ++i)
             choices.push_back({grids_[i]->policy(), &d.records[i]});
-        divergence_status_->setText(tr("first divergence at %1, %2")
-                                        .arg(duration_text(d.records.empty() ? Time() : d.records.front().time),
-                                             divergence_text(d.wakeup, choices)));
+        // Short in the status bar, which it shares; the choices in its tooltip.
+        divergence_status_->setText(tr("first divergence @ wakeup #%1 (%2)")
+                                        .arg(d.wakeup)
+                                        .arg(duration_text(d.records.empty() ? Time() : d.records.front().time)));
+        divergence_status_->setToolTip(divergence_text(d.wakeup, choices));
     }
     if (!frame.runs.empty()) {
         Time now = Time::max();

@@ -188,6 +188,9 @@ void MainWindow::rebuildGrids(const SessionSetup& setup)
     }
     for (int r = 0; r < 2; ++r)
         grid_layout_->setRowStretch(r, r < (n + columns - 1) / columns ? 1 : 0);
+    // Side-by-side grids are the same size, whatever their names.
+    for (int c = 0; c < 2; ++c)
+        grid_layout_->setColumnStretch(c, c < columns ? 1 : 0);
     // Laid out first, so that every grid is built for its view's real shape
     // and side-by-side grids come out alike.
     grid_layout_->activate();

@@ -10,14 +10,12 @@
 #include <QtMath>
 #include <algorithm>
 
-#include "decision/palette.h"
+#include "views/overlay_style.h"
 
 namespace wb {
 
 namespace {
 
-const QColor kRoleFill(0x26, 0x2b, 0x30);
-const QColor kScanFill(0xe6, 0x9f, 0x00);  // Okabe-Ito orange: examined, not necessarily taken
 const QColor kHalo(255, 255, 255, 220);
 
 QFont badge_font(int px)
@@ -26,12 +24,6 @@ QFont badge_font(int px)
     f.setPixelSize(px);
     f.setBold(true);
     return f;
-}
-
-// The light end of the distance ramp vanishes on white cells.
-QColor readable(QColor c)
-{
-    return c.lightness() > 150 ? c.darker(150) : c;
 }
 
 }  // namespace
@@ -130,7 +122,7 @@ void DecisionOverlay::paint(QPainter* painter, const QStyleOptionGraphicsItem*, 
     if (!has_record_)
         return;
     painter->setRenderHint(QPainter::Antialiasing, true);
-    const QColor arrow = readable(palette::distance_colour(rec_.from_waker));
+    const QColor arrow = overlay_style::ring_colour(rec_.from_waker);
 
     // The chosen CPU: a ring in the arrow's colour, under the tags.
     const QRectF chosen = cell(rec_.chosen);
@@ -155,7 +147,7 @@ void DecisionOverlay::paint(QPainter* painter, const QStyleOptionGraphicsItem*, 
             continue;
         const QRectF badge(r.right() - 15, r.top() - 5, 18, 14);
         painter->setPen(QPen(Qt::white, 1));
-        painter->setBrush(kScanFill);
+        painter->setBrush(overlay_style::scan_fill());
         painter->drawRoundedRect(badge, 6, 6);
         painter->setPen(Qt::black);
         painter->drawText(badge, Qt::AlignCenter, QString::number(i + 1));
@@ -185,7 +177,7 @@ void DecisionOverlay::paint(QPainter* painter, const QStyleOptionGraphicsItem*, 
         const QString text = roles_of(cpu);
         const QRectF tag(r.left() - 5, r.top() - 7, 8 + 8 * text.size(), 14);
         painter->setPen(QPen(Qt::white, 1));
-        painter->setBrush(kRoleFill);
+        painter->setBrush(overlay_style::role_fill());
         painter->drawRoundedRect(tag, 3, 3);
         painter->setPen(Qt::white);
         painter->drawText(tag, Qt::AlignCenter, text);

@@ -227,6 +227,11 @@ void CpuCellItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     }
 }
 
+bool TopoBoxItem::titleReadable(double lod)
+{
+    return lod * LayoutMetrics::kTitlePixels >= kReadablePx;
+}
+
 TopoBoxItem::TopoBoxItem(const TopoBox& box)
     : size_(box.rect.size()),
       title_(box.title()),
@@ -267,8 +272,7 @@ void TopoBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
         return;
     }
 
-    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
-    if (lod * LayoutMetrics::kTitlePixels < kReadablePx)
+    if (!titleReadable(option->levelOfDetailFromTransform(painter->worldTransform())))
         return;
     const QFont font = pixel_font(LayoutMetrics::kTitlePixels, true);
     const QRectF title_rect(r.left() + 8, r.top() + 2, r.width() - 16, LayoutMetrics::kHeaderHeight - 2);

@@ -84,7 +84,11 @@ public:
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
     const QString& title() const { return title_; }
+    bool titled() const { return kind_ == Kind::Titled; }
     const CpuMask& span() const { return span_; }
+    // Whether the scene's own title can be read at this level of detail;
+    // below it, the view draws the title at the window's font instead.
+    static bool titleReadable(double lod);
 
 private:
     enum class Kind { Titled, Cluster, Core };

@@ -2,6 +2,7 @@
 #include "views/topology_view.h"
 
 #include <QApplication>
+#include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -11,6 +12,7 @@
 #include <cmath>
 
 #include "topology/machine.h"
+#include "views/topology_items.h"
 #include "views/topology_scene.h"
 
 namespace wb {
@@ -206,6 +208,57 @@ void TopologyView::resizeEvent(QResizeEvent* event)
     QGraphicsView::resizeEvent(event);
     if (!user_zoomed_)
         fitAll();
+}
+
+QFont TopologyView::titleFont() const
+{
+    QFont f = font();
+    f.setBold(true);
+    return f;
+}
+
+std::vector<TopologyView::OverlaidTitle> TopologyView::overlaidTitles() const
+{
+    std::vector<OverlaidTitle> out;
+    if (!scene_ || TopoBoxItem::titleReadable(zoom()))
+        return out;
+    const QFontMetricsF fm(titleFont());
+    const double height = fm.height() + 2;
+    constexpr double kPad = 3;
+    for (const TopoBoxItem* box : scene_->boxes()) {
+        if (!box->titled())
+            continue;
+        const QRectF on_screen = mapFromScene(box->sceneBoundingRect()).boundingRect();
+        const QString text = fm.elidedText(box->title(), Qt::ElideRight, on_screen.width() - 2 * kPad - 4);
+        QRectF r(on_screen.left() + 2, on_screen.top() + 1, fm.horizontalAdvance(text) + 2 * kPad, height);
+        // A box's title goes under those of the boxes around it.
+        while (std::any_of(out.begin(), out.end(), [&](const OverlaidTitle& t) { return t.rect.intersects(r); }))
+            r.translate(0, height);
+        out.push_back({r, text, box->title()});
+    }
+    return out;
+}
+
+void TopologyView::drawForeground(QPainter* painter, const QRectF& rect)
+{
+    QGraphicsView::drawForeground(painter, rect);
+    const std::vector<OverlaidTitle> titles = overlaidTitles();
+    if (titles.empty())
+        return;
+    painter->save();
+    painter->resetTransform();
+    painter->setFont(titleFont());
+    const bool dark = scene_->backgroundBrush().color().lightness() < 128;
+    QColor chip = dark ? QColor(0x1e, 0x22, 0x26) : QColor(0xff, 0xff, 0xff);
+    chip.setAlpha(225);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(chip);
+    for (const OverlaidTitle& t : titles)
+        painter->drawRoundedRect(t.rect, 3, 3);
+    painter->setPen(dark ? QColor(0xe8, 0xea, 0xed) : QColor(0x26, 0x2b, 0x30));
+    for (const OverlaidTitle& t : titles)
+        painter->drawText(t.rect, Qt::AlignCenter, t.text);
+    painter->restore();
 }
 
 }  // namespace wb

@@ -7,8 +7,13 @@
 
 #include <QGraphicsView>
 #include <QPoint>
+#include <QRectF>
+#include <QString>
+#include <vector>
 
 #include "topology/cpumask.h"
+
+class QFont;
 
 namespace wb {
 
@@ -34,6 +39,17 @@ public:
     void fitAll();        // and keep fitting on resize until the user zooms or pans
     double zoom() const;  // scene units to pixels
 
+    // Node, package and LLC names where the scene is drawn too small for its
+    // own titles (a big machine in a small grid): drawn over each box's top
+    // left corner at the window's font, elided to the box's width, nested
+    // names stacked rather than overlapping. Viewport coordinates.
+    struct OverlaidTitle {
+        QRectF rect;
+        QString text;  // possibly elided
+        QString full;
+    };
+    std::vector<OverlaidTitle> overlaidTitles() const;
+
 signals:
     void cpuSelected(int cpu);
 
@@ -45,9 +61,11 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
     void zoomBy(double factor);
+    QFont titleFont() const;
 
     TopologyScene* scene_ = nullptr;
     bool user_zoomed_ = false;  // once true, resizing no longer refits

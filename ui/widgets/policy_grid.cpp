@@ -7,6 +7,7 @@
 
 #include "session/run_snapshot.h"
 #include "views/topology_view.h"
+#include "widgets/elided_label.h"
 
 namespace wb {
 
@@ -20,18 +21,23 @@ PolicyGrid::PolicyGrid(int index, const QString& policy, const QColor& colour, Q
     layout->setContentsMargins(4, 2, 4, 4);
     layout->setSpacing(2);
     auto* header = new QHBoxLayout;
-    title_ = new QLabel(this);
-    title_->setText(
-        QStringLiteral("<span style='color:%1'>&#9632;</span> <b>%2</b>").arg(colour.name(), policy.toHtmlEscaped()));
+    swatch_ = new QLabel(QStringLiteral("<span style='color:%1'>&#9632;</span>").arg(colour.name()), this);
+    // The name gives way (elided) to the figure: a long spec with switches
+    // must not push the headline figure out of the header.
+    title_ = new ElidedLabel(policy, this);
+    title_->setObjectName(QStringLiteral("policyName"));
+    QFont bold = title_->font();
+    bold.setBold(true);
+    title_->setFont(bold);
     figures_ = new QLabel(this);
     figures_->setObjectName(QStringLiteral("policyFigures"));
-    figures_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    // Growing figures must not take width from the docks beside the grids.
-    figures_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    figures_->setMinimumWidth(40);
-    header->addWidget(title_);
+    figures_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    figures_->setTextFormat(Qt::PlainText);
+    figures_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Preferred);
+    header->addWidget(swatch_);
+    header->addWidget(title_, 1);
     header->addSpacing(8);
-    header->addWidget(figures_, 1);
+    header->addWidget(figures_);
     layout->addLayout(header);
     view_ = new TopologyView(this);
     view_->setObjectName(QStringLiteral("topologyView%1").arg(index));
@@ -61,6 +67,11 @@ void PolicyGrid::showFigures(const RunSnapshot& snap)
                              .arg(snap.metrics.wakeups)
                              .arg(snap.events)
                              .arg(snap.now.to_seconds(), 0, 'f', 6));
+}
+
+QString PolicyGrid::shownName() const
+{
+    return title_->shownText();
 }
 
 }  // namespace wb

@@ -15,6 +15,7 @@ namespace wb {
 struct Machine;
 struct RunSnapshot;
 class TopologyView;
+class ElidedLabel;
 
 class PolicyGrid : public QFrame {
     Q_OBJECT
@@ -28,6 +29,9 @@ public:
     const QString& policy() const { return policy_; }
     QColor colour() const { return colour_; }
     QString figuresText() const;
+    // The name as the header shows it: whole, or elided to leave the
+    // figures their room (the tooltip has it whole).
+    QString shownName() const;
 
     void showFigures(const RunSnapshot& snap);
 
@@ -35,7 +39,8 @@ private:
     int index_;
     QString policy_;
     QColor colour_;
-    QLabel* title_ = nullptr;
+    QLabel* swatch_ = nullptr;
+    ElidedLabel* title_ = nullptr;
     QLabel* figures_ = nullptr;
     TopologyView* view_ = nullptr;
 };
