@@ -21,6 +21,7 @@
 #include <QStyle>
 #include <QToolBar>
 #include <algorithm>
+#include <cmath>
 
 #include "charts/charts_panel.h"
 #include "charts/headline_chart.h"
@@ -55,6 +56,9 @@ namespace {
 const double kSpeeds[] = {1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3,
                           2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1,  0.2,  0.5,  1.0,  0.0};
 constexpr int kSpeedCount = static_cast<int>(sizeof(kSpeeds) / sizeof(kSpeeds[0]));
+// Wall seconds the first SimWorker::kPacedWakeups decisions take at the
+// default speed: slow enough to watch, quick enough not to wait.
+constexpr double kPacedSeconds = 10;
 
 }  // namespace
 
@@ -70,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(session_, &SimSession::stepped, this, &MainWindow::onStepped);
     connect(session_, &SimSession::stateChanged, this, &MainWindow::onStateChanged);
     connect(session_, &SimSession::stopped, this, &MainWindow::onStopped);
+    connect(session_, &SimSession::paced, this, &MainWindow::applyPace);
     connect(session_, &SimSession::failed, this, [this](const QString& message) {
         fail(tr("Cannot run the scenario"), tr("The runs could not start.\n%1").arg(message));
     });
@@ -337,6 +342,22 @@ void MainWindow::buildToolbar()
     speed_label_->setMinimumWidth(80);
     bar->addWidget(speed_label_);
     updateSpeedLabel();
+}
+
+// The slider step nearest (on its log scale) to the speed at which the
+// scenario's first decisions take kPacedSeconds of wall time.
+void MainWindow::applyPace(qint64 first_wakeups_ns)
+{
+    const double wanted = static_cast<double>(first_wakeups_ns) / 1e9 / kPacedSeconds;
+    if (!(wanted > 0))
+        return;
+    int best = 0;
+    for (int i = 0; i < kSpeedCount; ++i)
+        if (kSpeeds[i] > 0 && std::abs(std::log(kSpeeds[i] / wanted)) < std::abs(std::log(kSpeeds[best] / wanted)))
+            best = i;
+    const QSignalBlocker quiet(speed_slider_);
+    speed_slider_->setValue(best);
+    setSpeed(kSpeeds[best]);
 }
 
 void MainWindow::updateSpeedLabel()

@@ -185,6 +185,7 @@ private:
     void rememberScenario();
     void pushBreakpoints();
     void updateSpeedLabel();
+    void applyPace(qint64 first_wakeups_ns);
     void fail(const QString& title, const QString& message);
 
     std::unique_ptr<Loaded> loaded_;

@@ -17,7 +17,9 @@
 #include "divergence_text.h"
 #include "io/scenario_json.h"
 #include "main_window.h"
+#include "session/pace.h"
 #include "sim/sim_session.h"
+#include "sim/sim_worker.h"
 #include "views/decision_overlay.h"
 #include "views/topology_scene.h"
 #include "views/topology_view.h"
@@ -68,6 +70,8 @@ private slots:
         QSignalSpy frames(window_->session(), &SimSession::frameReady);
         QVERIFY(window_->setScenario(teaching_scenario()));
         QVERIFY(frames.wait(20000));
+        // The state follows the frame that shows it.
+        QTRY_COMPARE(window_->session()->state(), SimState::Paused);
     }
 
     void cleanup()
@@ -145,6 +149,31 @@ private slots:
         QVERIFY(!overlay->hasRecord());
         QCOMPARE(message->text(), QString());
         QCOMPARE(window_->findChild<QLabel*>(QStringLiteral("divergenceStatus"))->text(), QString());
+    }
+
+    // The default speed shows the scenario's first thousand decisions in
+    // about ten seconds; a restart keeps the speed the user chose.
+    void theDefaultSpeedFollowsTheScenariosPace()
+    {
+        Scenario s = teaching_scenario();
+        s.cases = {{"pipe", "pipe:loops=100000"}};
+        QSignalSpy paced(window_->session(), &SimSession::paced);
+        QVERIFY(window_->setScenario(s));
+        QVERIFY(paced.wait(20000));
+        PaceProbe probe(make_session_setup(s, {}, 0));
+        while (probe.wakeups() < SimWorker::kPacedWakeups && probe.advance()) {
+        }
+        const double wanted = probe.estimate(SimWorker::kPacedWakeups).to_seconds() / 10;
+        // The slider's steps go 1, 2, 5: the nearest is within a factor of 1.6.
+        QVERIFY2(window_->speed() > wanted / 1.6 && window_->speed() < wanted * 1.6,
+                 qPrintable(QStringLiteral("%1 for %2").arg(window_->speed()).arg(wanted)));
+
+        window_->setSpeed(0.5);
+        QSignalSpy frames(window_->session(), &SimSession::frameReady);
+        window_->restartSimulation();
+        QVERIFY(frames.wait(20000));
+        QTest::qWait(100);
+        QCOMPARE(window_->speed(), 0.5);
     }
 
     void theDivergenceNamesEachChoiceAndWhy()

@@ -30,6 +30,10 @@ SimSession::SimSession(QObject* parent) : QObject(parent)
             emit stopped(why);
     });
     connect(worker_, &SimWorker::failed, this, &SimSession::failed);
+    connect(worker_, &SimWorker::paced, this, [this](RunGeneration generation, qint64 first_wakeups_ns) {
+        if (generation == generation_)
+            emit paced(first_wakeups_ns);
+    });
     thread_->start();
 }
 

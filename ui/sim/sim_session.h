@@ -50,6 +50,8 @@ signals:
     void stateChanged(wb::SimState state);
     void stopped(const QString& why);
     void failed(const QString& message);
+    // What the loaded scenario's first SimWorker::kPacedWakeups decisions take.
+    void paced(qint64 first_wakeups_ns);
 
 private:
     template <typename F>

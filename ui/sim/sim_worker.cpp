@@ -8,6 +8,7 @@
 #include "divergence_text.h"
 #include "engine/simulator.h"
 #include "io/input_error.h"
+#include "session/pace.h"
 
 namespace wb {
 
@@ -41,6 +42,15 @@ SimWorker::~SimWorker() = default;
 
 void SimWorker::load(const SessionSetup& setup, RunGeneration generation)
 {
+    if (!start(setup, generation))
+        return;
+    measurePace(setup);
+    settle(SimState::Paused);
+}
+
+// The runs from time 0; false (and `failed`) when they cannot be built.
+bool SimWorker::start(const SessionSetup& setup, RunGeneration generation)
+{
     pump_->stop();
     generation_ = generation;
     try {
@@ -49,16 +59,16 @@ void SimWorker::load(const SessionSetup& setup, RunGeneration generation)
         setup_ = setup;
     } catch (const InputError& e) {
         emit failed(QString::fromStdString(e.what()));
-        return;
+        return false;
     } catch (const std::exception& e) {
         emit failed(QStringLiteral("cannot start the runs: %1").arg(QString::fromStdString(e.what())));
-        return;
+        return false;
     }
     setBreakpoints(breakpoints_, break_on_divergence_);
     run_to_ = Time();
     chunk_ = Time::us(20);
     events_at_frame_ = 0;
-    settle(SimState::Paused);
+    return true;
 }
 
 void SimWorker::halt()
@@ -67,10 +77,11 @@ void SimWorker::halt()
     pump_->stop();
 }
 
+// The speed the user has chosen stays: no new pace.
 void SimWorker::restart(RunGeneration generation)
 {
-    if (setup_)
-        load(*setup_, generation);
+    if (setup_ && start(*setup_, generation))
+        settle(SimState::Paused);
 }
 
 void SimWorker::setState(SimState state)
@@ -347,6 +358,22 @@ void SimWorker::sendFrame(bool force)
     since_frame_.restart();
     frame_in_flight_ = true;
     emit frameReady(frame);
+}
+
+// A separate run, so the one shown starts untouched; cut short on a big
+// machine, where the estimate is scaled up from the wakeups it saw.
+void SimWorker::measurePace(const SessionSetup& setup)
+{
+    QElapsedTimer wall;
+    wall.start();
+    try {
+        PaceProbe probe(setup);
+        while (probe.wakeups() < kPacedWakeups && wall.elapsed() < kPaceBudgetMs && probe.advance()) {
+        }
+        emit paced(generation_, probe.estimate(kPacedWakeups).ns());
+    } catch (const std::exception&) {
+        // The run itself reports what is wrong with the setup.
+    }
 }
 
 QString SimWorker::choicesText(const Divergence& d) const

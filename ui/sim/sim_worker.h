@@ -31,6 +31,11 @@ class SimWorker : public QObject {
     Q_OBJECT
 
 public:
+    // The window's default speed lets these first decisions take about ten
+    // seconds; measured by a probe run of at most kPaceBudgetMs of wall time.
+    static constexpr std::uint64_t kPacedWakeups = 1000;
+    static constexpr qint64 kPaceBudgetMs = 250;
+
     explicit SimWorker(QObject* parent = nullptr);
     ~SimWorker() override;
 
@@ -40,6 +45,7 @@ public:
     void frameConsumed() { frame_in_flight_ = false; }
 
     // Call these on the worker's thread (SimSession queues them).
+    // Loads and measures the new scenario's pace (paced()).
     void load(const SessionSetup& setup, RunGeneration generation);
     void halt();  // stops for good: no more slices
     void run();
@@ -59,6 +65,8 @@ signals:
     // Why a run paused on its own: a breakpoint, the first divergence, the end.
     void stopped(wb::RunGeneration generation, const QString& why);
     void failed(const QString& message);
+    // The simulated time the loaded run's first kPacedWakeups decisions take.
+    void paced(wb::RunGeneration generation, qint64 first_wakeups_ns);
 
 private:
     void pump();
@@ -72,6 +80,8 @@ private:
     void sendStepped(StepRecords records);
     // "#3: baseline → CPU 2 (prev idle), sync-waker-v3 → CPU 3 (sync-waker-v3)"
     QString choicesText(const Divergence& d) const;
+    void measurePace(const SessionSetup& setup);
+    bool start(const SessionSetup& setup, RunGeneration generation);
     void resetClock();
     bool breaking() const;
 
