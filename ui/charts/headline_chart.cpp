@@ -11,6 +11,7 @@
 #include <QPen>
 #include <QValueAxis>
 #include <algorithm>
+#include <optional>
 
 #include "decision/palette.h"
 #include "metrics/comparison.h"
@@ -124,7 +125,8 @@ void HeadlineChart::rebuild()
     bars_ = new QBarSeries;
     bars_->setBarWidth(kBarWidth);
     double top = 0;
-    std::vector<std::vector<std::pair<double, double>>> mean_err(nr_policies);
+    // The error is undefined where a cell has one run: that bar has no whisker.
+    std::vector<std::vector<std::pair<double, std::optional<double>>>> mean_err(nr_policies);
     for (std::size_t p = 0; p < nr_policies; ++p) {
         auto* set = new QBarSet(qstr(cmp.policies[p]));
         const int pi = static_cast<int>(p);
@@ -134,16 +136,17 @@ void HeadlineChart::rebuild()
         for (std::size_t k = 0; k < nr_cases; ++k) {
             const ComparisonCell& cell = cmp.cell(p, k);
             double mean = cell.summary.mean;
-            double err = error_bars_ == ErrorBars::Stddev ? cell.summary.stddev : cell.summary.ci95;
+            std::optional<double> err = error_bars_ == ErrorBars::Stddev ? cell.summary.stddev : cell.summary.ci95;
             if (relative_) {
                 const double ref = cmp.cell(0, k).summary.mean;
                 const double scale = ref != 0 ? 100.0 / ref : 0.0;
                 mean *= scale;
-                err *= scale;
+                if (err)
+                    *err *= scale;
             }
             set->append(mean);
             mean_err[p].emplace_back(mean, err);
-            top = std::max(top, mean + err);
+            top = std::max(top, mean + err.value_or(0.0));
         }
         bars_->append(set);
     }
@@ -160,7 +163,12 @@ void HeadlineChart::rebuild()
     whiskers_.assign(nr_policies, {});
     for (std::size_t p = 0; p < nr_policies; ++p) {
         for (std::size_t k = 0; k < nr_cases; ++k) {
-            const auto [mean, err] = mean_err[p][k];
+            const auto [mean, error] = mean_err[p][k];
+            if (!error) {
+                whiskers_[p].push_back(nullptr);
+                continue;
+            }
+            const double err = *error;
             const double x = static_cast<double>(k) - kBarWidth / 2 + (static_cast<double>(p) + 0.5) * slot;
             auto* w = new QLineSeries;
             w->setName(QStringLiteral("%1 %2 error").arg(qstr(cmp.policies[p]), cases[static_cast<int>(k)]));
@@ -182,19 +190,21 @@ void HeadlineChart::rebuild()
     }
 
     const ComparisonCell& first = cmp.cell(0, 0);
-    const QString spread = error_bars_ == ErrorBars::Stddev ? QStringLiteral("\u00b1 stddev")
-                                                            : QStringLiteral("\u00b1 95% CI of the mean");
+    // One run has no spread to draw: say so rather than draw "± stddev over 1 runs".
+    QString spread_text = QStringLiteral("1 run, no interval");
+    if (cmp.runs >= 2)
+        spread_text = QStringLiteral("mean %1 over %2 runs")
+                          .arg(error_bars_ == ErrorBars::Stddev ? QStringLiteral("\u00b1 stddev")
+                                                                : QStringLiteral("\u00b1 95% CI of the mean"))
+                          .arg(cmp.runs);
     if (relative_) {
         y_->setTitleText(QStringLiteral("mean (% of %1)").arg(qstr(cmp.policies[0])));
-        c->setTitle(QStringLiteral("Headline per case relative to %1, %2 over %3 runs")
-                        .arg(qstr(cmp.policies[0]), spread)
-                        .arg(cmp.runs));
+        c->setTitle(QStringLiteral("Headline per case relative to %1, %2").arg(qstr(cmp.policies[0]), spread_text));
     } else {
         y_->setTitleText(value_title(first));
-        c->setTitle(QStringLiteral("%1: mean %2 over %3 runs (%4 is better)")
-                        .arg(qstr(first.metric), spread)
-                        .arg(cmp.runs)
-                        .arg(first.lower_is_better ? QStringLiteral("lower") : QStringLiteral("higher")));
+        c->setTitle(QStringLiteral("%1: %2 (%3 is better)")
+                        .arg(qstr(first.metric), spread_text,
+                             first.lower_is_better ? QStringLiteral("lower") : QStringLiteral("higher")));
     }
     y_->setRange(0, top > 0 ? top * 1.1 : 1);
     y_->applyNiceNumbers();

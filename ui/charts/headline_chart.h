@@ -5,7 +5,8 @@
 // mean over runs, with a whisker for the spread (sample standard deviation,
 // or the 95% interval of the mean). Qt Charts has no error bars, so each
 // whisker is a small line series (cap, stem, cap) on the bars' axis, placed
-// where QBarSeries centres the bar.
+// where QBarSeries centres the bar. A cell of one run has no spread: it
+// gets no whisker, and the title says so.
 //
 // When the cases measure different things (usecs/op for pipe, seconds for
 // hackbench) one axis cannot hold them: the bars then show each policy's
@@ -45,7 +46,8 @@ public:
 
     QBarSeries* bars() const { return bars_; }
     // The whisker of one bar: 6 points, x at the bar's centre; points 2..3
-    // run from mean - error to mean + error.
+    // run from mean - error to mean + error. None where the error is
+    // undefined (one run).
     QLineSeries* whisker(int policy, int case_index) const;
     bool isRelative() const { return relative_; }
     QBarCategoryAxis* caseAxis() const { return x_; }
@@ -56,7 +58,7 @@ private:
 
     QList<QColor> colours_;
     ErrorBars error_bars_ = ErrorBars::Stddev;
-    std::vector<std::vector<QLineSeries*>> whiskers_;  // [policy][case]
+    std::vector<std::vector<QLineSeries*>> whiskers_;  // [policy][case]; null without an error
     QBarSeries* bars_ = nullptr;
     QBarCategoryAxis* x_ = nullptr;
     QValueAxis* y_ = nullptr;

@@ -71,14 +71,14 @@ private slots:
                 QLineSeries* w = c.whisker(p, k);
                 QVERIFY(w);
                 QCOMPARE(w->count(), 6);
-                QCOMPARE(w->at(2).y(), cell.summary.mean - cell.summary.stddev);
-                QCOMPARE(w->at(3).y(), cell.summary.mean + cell.summary.stddev);
+                QCOMPARE(w->at(2).y(), cell.summary.mean - *cell.summary.stddev);
+                QCOMPARE(w->at(3).y(), cell.summary.mean + *cell.summary.stddev);
                 // At the bar's centre: QBarSeries splits 0.8 of a category in two.
                 QCOMPARE(w->at(3).x(), k - 0.4 + (p + 0.5) * 0.4);
                 QVERIFY(!c.chart()->legend()->markers(w).front()->isVisible());
             }
         }
-        QVERIFY(c.valueAxis()->max() >= cmp.cell(0, 0).summary.mean + cmp.cell(0, 0).summary.stddev);
+        QVERIFY(c.valueAxis()->max() >= cmp.cell(0, 0).summary.mean + *cmp.cell(0, 0).summary.stddev);
         QVERIFY2(c.chart()->title().contains("stddev over 3 runs"), qPrintable(c.chart()->title()));
     }
 
@@ -89,8 +89,29 @@ private slots:
         c.setErrorBars(HeadlineChart::ErrorBars::Ci95);
         c.setComparison(cmp);
         const ComparisonCell& cell = cmp.cell(1, 0);
-        QVERIFY(cell.summary.ci95 > cell.summary.stddev);
-        QCOMPARE(c.whisker(1, 0)->at(3).y(), cell.summary.mean + cell.summary.ci95);
+        QVERIFY(*cell.summary.ci95 > *cell.summary.stddev);
+        QCOMPARE(c.whisker(1, 0)->at(3).y(), cell.summary.mean + *cell.summary.ci95);
+    }
+
+    void oneRunSaysThereIsNoInterval()
+    {
+        Comparison cmp = pipe_comparison();
+        cmp.runs = 1;
+        for (ComparisonCell& cell : cmp.cells)
+            cell.values.resize(1);
+        finish_comparison(cmp);
+        for (HeadlineChart::ErrorBars bars : {HeadlineChart::ErrorBars::Stddev, HeadlineChart::ErrorBars::Ci95}) {
+            HeadlineChart c;
+            c.setErrorBars(bars);
+            c.setComparison(cmp);
+            QVERIFY2(c.chart()->title().contains("1 run, no interval"), qPrintable(c.chart()->title()));
+            QVERIFY2(!c.chart()->title().contains("stddev") && !c.chart()->title().contains("CI"),
+                     qPrintable(c.chart()->title()));
+            // Bars only: no whisker where there is no spread.
+            QCOMPARE(c.chart()->series().size(), 1);
+            QCOMPARE(c.bars()->barSets().at(1)->at(0), 3.0);
+            QVERIFY(!c.whisker(1, 0));
+        }
     }
 
     void casesOfDifferentUnitsAreShownRelative()
