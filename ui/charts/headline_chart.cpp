@@ -21,7 +21,6 @@ namespace wb {
 namespace {
 
 constexpr double kBarWidth = 0.8;  // of a category; QBarSeries' default 0.5 wastes room
-const QColor kWhisker(0x30, 0x30, 0x30);
 
 QString qstr(const std::string& s)
 {
@@ -49,6 +48,7 @@ HeadlineChart::HeadlineChart(QWidget* parent) : QChartView(parent)
     y_->setLabelFormat(QStringLiteral("%.3g"));
     c->addAxis(x_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);
+    setAppearance({});
     clear();
 }
 
@@ -72,6 +72,23 @@ void HeadlineChart::setComparison(const Comparison& comparison)
 {
     comparison_ = std::make_unique<Comparison>(comparison);
     rebuild();
+}
+
+void HeadlineChart::setAppearance(const ChartAppearance& appearance)
+{
+    appearance_ = appearance;
+    apply_chart_appearance(this, {x_, y_}, appearance_);
+    styleBarDecorations();
+}
+
+void HeadlineChart::styleBarDecorations()
+{
+    QPen pen(chart_colours(appearance_.dark).text);
+    pen.setWidthF(1.5);
+    for (const auto& row : whiskers_)
+        for (QLineSeries* w : row)
+            if (w)
+                w->setPen(pen);
 }
 
 void HeadlineChart::clear()
@@ -158,8 +175,6 @@ void HeadlineChart::rebuild()
     // [k - w/2 + s*w/n, k - w/2 + (s+1)*w/n]: the whisker goes to its middle.
     const double slot = kBarWidth / static_cast<double>(nr_policies);
     const double cap = slot * 0.2;
-    QPen pen(kWhisker);
-    pen.setWidthF(1.5);
     whiskers_.assign(nr_policies, {});
     for (std::size_t p = 0; p < nr_policies; ++p) {
         for (std::size_t k = 0; k < nr_cases; ++k) {
@@ -172,7 +187,6 @@ void HeadlineChart::rebuild()
             const double x = static_cast<double>(k) - kBarWidth / 2 + (static_cast<double>(p) + 0.5) * slot;
             auto* w = new QLineSeries;
             w->setName(QStringLiteral("%1 %2 error").arg(qstr(cmp.policies[p]), cases[static_cast<int>(k)]));
-            w->setPen(pen);
             // Cap, stem, cap in one polyline: the caps are retraced.
             w->append({{x - cap, mean - err},
                        {x + cap, mean - err},
@@ -188,6 +202,8 @@ void HeadlineChart::rebuild()
             whiskers_[p].push_back(w);
         }
     }
+
+    styleBarDecorations();
 
     const ComparisonCell& first = cmp.cell(0, 0);
     // One run has no spread to draw: say so rather than draw "± stddev over 1 runs".

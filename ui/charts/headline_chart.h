@@ -20,6 +20,8 @@
 #include <memory>
 #include <vector>
 
+#include "charts/chart_appearance.h"
+
 class QBarSeries;
 class QBarCategoryAxis;
 class QLineSeries;
@@ -42,6 +44,7 @@ public:
     void setPolicies(const QStringList& names, const QList<QColor>& colours);
     void setErrorBars(ErrorBars bars);
     void setComparison(const Comparison& comparison);
+    void setAppearance(const ChartAppearance& appearance);
     void clear();
 
     QBarSeries* bars() const { return bars_; }
@@ -55,8 +58,11 @@ public:
 
 private:
     void rebuild();
+    // Whiskers in the theme's text colour: dark grey would vanish on a dark plot.
+    void styleBarDecorations();
 
     QList<QColor> colours_;
+    ChartAppearance appearance_;
     ErrorBars error_bars_ = ErrorBars::Stddev;
     std::vector<std::vector<QLineSeries*>> whiskers_;  // [policy][case]; null without an error
     QBarSeries* bars_ = nullptr;

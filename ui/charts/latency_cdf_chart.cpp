@@ -60,6 +60,13 @@ LatencyCdfChart::LatencyCdfChart(QWidget* parent) : QChartView(parent)
     c->addAxis(x_linear_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);
     x_linear_->setRange(0, 1);
+    setAppearance({});
+}
+
+void LatencyCdfChart::setAppearance(const ChartAppearance& appearance)
+{
+    // Both latency axes, the detached one too: a swap keeps the look.
+    apply_chart_appearance(this, {x_linear_, x_log_, y_}, appearance);
 }
 
 LatencyCdfChart::~LatencyCdfChart()

@@ -14,6 +14,8 @@
 #include <QStringList>
 #include <vector>
 
+#include "charts/chart_appearance.h"
+
 class QLineSeries;
 class QValueAxis;
 class QLogValueAxis;
@@ -33,6 +35,7 @@ public:
     void setPolicies(const QStringList& names, const QList<QColor>& colours);
     // Replaces the policy's curve; an empty histogram clears it.
     void setDistribution(int policy, const Histogram& latency_ns);
+    void setAppearance(const ChartAppearance& appearance);
     void clear();
 
     // The CDF's points for a histogram of nanoseconds: (latency in us,
