@@ -2,6 +2,8 @@
 #include <QAbstractAxis>
 #include <QBarCategoryAxis>
 #include <QChart>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -105,6 +107,15 @@ QList<qreal> font_sizes(QChartView* view)
     return out;
 }
 
+QStringList shown_texts(QChartView* view)
+{
+    QStringList out;
+    for (QGraphicsItem* item : view->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item))
+            out << text->toPlainText();
+    return out;
+}
+
 }  // namespace
 
 class ChartsPanelTest : public QObject {
@@ -197,6 +208,28 @@ private slots:
         panel.setFontScale(1.0);
         for (qsizetype v = 0; v < normal.size(); ++v)
             QCOMPARE(font_sizes(views(panel)[v]), normal[v]);
+    }
+
+    void latencyAxisTitlesAndDecadesAreWholeWhenDocked()
+    {
+        // The dock's size in a 1280 x 800 window, and presentation mode full screen.
+        for (const auto& [size, scale] : {std::pair{QSize(900, 240), 1.0}, std::pair{QSize(1900, 330), 1.45}}) {
+            ChartsPanel panel;
+            fill(panel);
+            panel.setFontScale(scale);
+            panel.setCurrentIndex(1);
+            panel.resize(size);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QCoreApplication::processEvents();
+            const QStringList texts = shown_texts(panel.latency());
+            const QChart* c = panel.latency()->chart();
+            for (const QString& title :
+                 {c->axes(Qt::Horizontal).front()->titleText(), c->axes(Qt::Vertical).front()->titleText()})
+                QVERIFY2(texts.contains(title), qPrintable(title + " not among: " + texts.join(" | ")));
+            // The log axis's decades read as numbers.
+            QVERIFY2(texts.contains("1000") && !texts.contains("1e+03"), qPrintable(texts.join(" | ")));
+        }
     }
 };
 
