@@ -5,6 +5,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -21,6 +22,8 @@ namespace wb {
 namespace {
 
 constexpr double kBarWidth = 0.8;  // of a category; QBarSeries' default 0.5 wastes room
+// Headroom above the tallest bar for its two-line label.
+constexpr double kLabelHeadroom = 1.3;
 
 QString qstr(const std::string& s)
 {
@@ -32,6 +35,13 @@ QString value_title(const ComparisonCell& cell)
     if (cell.unit.empty() || cell.metric == cell.unit)
         return qstr(cell.metric);
     return QStringLiteral("%1 (%2)").arg(qstr(cell.metric), qstr(cell.unit));
+}
+
+// The mean as the text table prints it, with its unit.
+QString mean_text(const ComparisonCell& cell)
+{
+    const QString mean = QString::number(cell.summary.mean, 'f', 3);
+    return cell.unit.empty() ? mean : QStringLiteral("%1 %2").arg(mean, qstr(cell.unit));
 }
 
 }  // namespace
@@ -48,6 +58,7 @@ HeadlineChart::HeadlineChart(QWidget* parent) : QChartView(parent)
     y_->setLabelFormat(QStringLiteral("%.3g"));
     c->addAxis(x_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);
+    connect(c, &QChart::plotAreaChanged, this, &HeadlineChart::placeValueLabels);
     setAppearance({});
     clear();
 }
@@ -79,6 +90,7 @@ void HeadlineChart::setAppearance(const ChartAppearance& appearance)
     appearance_ = appearance;
     apply_chart_appearance(this, {x_, y_}, appearance_);
     styleBarDecorations();
+    placeValueLabels();
 }
 
 void HeadlineChart::styleBarDecorations()
@@ -89,6 +101,37 @@ void HeadlineChart::styleBarDecorations()
         for (QLineSeries* w : row)
             if (w)
                 w->setPen(pen);
+    const QFont font = chart_font(ChartText::ValueLabel, appearance_.font_scale);
+    for (const auto& row : labels_) {
+        for (QGraphicsSimpleTextItem* label : row) {
+            label->setBrush(pen.color());
+            label->setFont(font);
+        }
+    }
+}
+
+void HeadlineChart::placeValueLabels()
+{
+    if (!bars_)
+        return;
+    for (std::size_t p = 0; p < labels_.size(); ++p) {
+        for (std::size_t k = 0; k < labels_[p].size(); ++k) {
+            QGraphicsSimpleTextItem* label = labels_[p][k];
+            const QPointF anchor = chart()->mapToPosition(label_anchors_[p][k], bars_);
+            const QRectF box = label->boundingRect();
+            label->setPos(anchor.x() - box.width() / 2, anchor.y() - box.height() - 2);
+        }
+    }
+}
+
+QGraphicsSimpleTextItem* HeadlineChart::valueLabel(int policy, int case_index) const
+{
+    if (policy < 0 || static_cast<std::size_t>(policy) >= labels_.size())
+        return nullptr;
+    const auto& row = labels_[static_cast<std::size_t>(policy)];
+    return case_index >= 0 && static_cast<std::size_t>(case_index) < row.size()
+               ? row[static_cast<std::size_t>(case_index)]
+               : nullptr;
 }
 
 void HeadlineChart::clear()
@@ -97,6 +140,10 @@ void HeadlineChart::clear()
     chart()->removeAllSeries();
     bars_ = nullptr;
     whiskers_.clear();
+    for (const auto& row : labels_)
+        qDeleteAll(row);
+    labels_.clear();
+    label_anchors_.clear();
     x_->clear();
     relative_ = false;
     y_->setTitleText(QStringLiteral("headline (unit)"));
@@ -120,6 +167,10 @@ void HeadlineChart::rebuild()
     QChart* c = chart();
     c->removeAllSeries();
     whiskers_.clear();
+    for (const auto& row : labels_)
+        qDeleteAll(row);
+    labels_.clear();
+    label_anchors_.clear();
     x_->clear();
 
     const std::size_t nr_policies = cmp.policies.size();
@@ -176,15 +227,25 @@ void HeadlineChart::rebuild()
     const double slot = kBarWidth / static_cast<double>(nr_policies);
     const double cap = slot * 0.2;
     whiskers_.assign(nr_policies, {});
+    labels_.assign(nr_policies, {});
+    label_anchors_.assign(nr_policies, {});
     for (std::size_t p = 0; p < nr_policies; ++p) {
         for (std::size_t k = 0; k < nr_cases; ++k) {
             const auto [mean, error] = mean_err[p][k];
+            const double x = static_cast<double>(k) - kBarWidth / 2 + (static_cast<double>(p) + 0.5) * slot;
+            const ComparisonCell& cell = cmp.cell(p, k);
+            QString text = mean_text(cell);
+            if (p > 0)
+                text += QLatin1Char('\n') + qstr(format_change(cell.change));
+            auto* label = new QGraphicsSimpleTextItem(text, c);
+            label->setZValue(100);  // above the series, which are the chart's children too
+            labels_[p].push_back(label);
+            label_anchors_[p].emplace_back(x, mean + error.value_or(0.0));
             if (!error) {
                 whiskers_[p].push_back(nullptr);
                 continue;
             }
             const double err = *error;
-            const double x = static_cast<double>(k) - kBarWidth / 2 + (static_cast<double>(p) + 0.5) * slot;
             auto* w = new QLineSeries;
             w->setName(QStringLiteral("%1 %2 error").arg(qstr(cmp.policies[p]), cases[static_cast<int>(k)]));
             // Cap, stem, cap in one polyline: the caps are retraced.
@@ -222,8 +283,9 @@ void HeadlineChart::rebuild()
                         .arg(qstr(first.metric), spread_text,
                              first.lower_is_better ? QStringLiteral("lower") : QStringLiteral("higher")));
     }
-    y_->setRange(0, top > 0 ? top * 1.1 : 1);
+    y_->setRange(0, top > 0 ? top * kLabelHeadroom : 1);
     y_->applyNiceNumbers();
+    placeValueLabels();
 }
 
 }  // namespace wb

@@ -3,6 +3,7 @@
 #include <QBarCategoryAxis>
 #include <QChart>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QLegend>
 #include <QLegendMarker>
@@ -58,7 +59,7 @@ Comparison two_policies()
 }
 
 // A panel with something in every chart: two policies' lines, a latency
-// curve wide enough for the log axis, the headline's bars and whiskers.
+// curve wide enough for the log axis, the headline's bars and labels.
 void fill(ChartsPanel& panel)
 {
     panel.setPolicies({"baseline", "sync-waker-v3"}, {palette::policy_colour(0), palette::policy_colour(1)});
@@ -87,9 +88,13 @@ QList<std::pair<QString, QColor>> text_colours(QChartView* view)
         out.append({"axis labels of " + axis->titleText(), axis->labelsBrush().color()});
         out.append({"axis title " + axis->titleText(), axis->titleBrush().color()});
     }
-    if (auto* headline = qobject_cast<HeadlineChart*>(view))
-        for (int p = 0; p < 2; ++p)
+    if (auto* headline = qobject_cast<HeadlineChart*>(view)) {
+        for (int p = 0; p < 2; ++p) {
             out.append({"whisker " + QString::number(p), headline->whisker(p, 0)->pen().color()});
+            out.append(
+                {"bar label " + headline->valueLabel(p, 0)->text(), headline->valueLabel(p, 0)->brush().color()});
+        }
+    }
     return out;
 }
 
@@ -104,6 +109,9 @@ QList<qreal> font_sizes(QChartView* view)
         out.append(axis->labelsFont().pointSizeF());
         out.append(axis->titleFont().pointSizeF());
     }
+    if (auto* headline = qobject_cast<HeadlineChart*>(view))
+        for (int p = 0; p < 2; ++p)
+            out.append(headline->valueLabel(p, 0)->font().pointSizeF());
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -93,6 +94,37 @@ private slots:
         QCOMPARE(c.whisker(1, 0)->at(3).y(), cell.summary.mean + *cell.summary.ci95);
     }
 
+    void eachBarIsLabelledWithItsMeanAndChange()
+    {
+        const Comparison cmp = pipe_comparison();
+        HeadlineChart c;
+        c.resize(800, 400);
+        c.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&c));
+        c.setComparison(cmp);
+        QCoreApplication::processEvents();
+
+        // The reference bar: its mean only. Past it: mean, then the change in wakesim's words.
+        QVERIFY(c.valueLabel(0, 0));
+        QCOMPARE(c.valueLabel(0, 0)->text(), QStringLiteral("5.200 us"));
+        const QString change = QString::fromStdString(format_change(cmp.cell(1, 1).change));
+        QVERIFY2(change.startsWith("-26.8% +/- "), qPrintable(change));
+        QCOMPARE(c.valueLabel(1, 1)->text(), QStringLiteral("3.000 us\n") + change);
+        QVERIFY(!c.valueLabel(2, 0));
+
+        // Above its whisker's top, centred on the bar, inside the plot.
+        for (int p = 0; p < 2; ++p) {
+            for (int k = 0; k < 2; ++k) {
+                const QGraphicsSimpleTextItem* label = c.valueLabel(p, k);
+                const QPointF top = c.chart()->mapToPosition(c.whisker(p, k)->at(3), c.whisker(p, k));
+                const QRectF box = label->mapRectToParent(label->boundingRect());
+                QVERIFY2(box.bottom() <= top.y(), qPrintable(label->text()));
+                QVERIFY(std::abs(box.center().x() - top.x()) < 1.0);
+                QVERIFY(c.chart()->plotArea().contains(box));
+            }
+        }
+    }
+
     void oneRunSaysThereIsNoInterval()
     {
         Comparison cmp = pipe_comparison();
@@ -111,6 +143,7 @@ private slots:
             QCOMPARE(c.chart()->series().size(), 1);
             QCOMPARE(c.bars()->barSets().at(1)->at(0), 3.0);
             QVERIFY(!c.whisker(1, 0));
+            QCOMPARE(c.valueLabel(1, 0)->text(), QStringLiteral("3.000 us\n-40.0% n/a"));
         }
     }
 
