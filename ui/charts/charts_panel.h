@@ -35,7 +35,6 @@ public:
     // Every chart's text (titles, axes, legends, bar labels) at `scale`
     // times its normal size (presentation mode).
     void setFontScale(qreal scale);
-    const ChartAppearance& appearance() const { return appearance_; }
 
     ThroughputChart* throughput() const { return throughput_; }
     LatencyCdfChart* latency() const { return latency_; }
