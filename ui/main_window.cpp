@@ -433,6 +433,7 @@ void MainWindow::setPresentationMode(bool on)
     presenting_ = on;
     if (present_->isChecked() != on)
         present_->setChecked(on);
+    charts_->setFontScale(on ? 1.45 : 1.0);
     if (on) {
         normal_font_ = font();
         was_maximized_ = isMaximized();
@@ -453,6 +454,7 @@ void MainWindow::setDarkTheme(bool dark)
 {
     dark_ = dark;
     QApplication::setPalette(dark ? dark_palette() : QApplication::style()->standardPalette());
+    charts_->setDark(dark);
     for (PolicyGrid* g : grids_)
         g->view()->topologyScene()->setDark(dark);
 }

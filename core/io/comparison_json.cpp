@@ -7,9 +7,20 @@
 
 namespace wb {
 
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// An undefined statistic (one run has no spread) is null, never 0.
+Json number_or_null(const std::optional<double>& value)
+{
+    return value ? Json(*value) : Json(nullptr);
+}
+
+}  // namespace
+
 std::string comparison_to_json(const Comparison& c, const std::string& machine)
 {
-    using Json = nlohmann::ordered_json;
     Json cases = Json::array();
     for (std::size_t k = 0; k < c.cases.size(); ++k)
         cases.push_back({{"label", c.cases[k]}, {"workload", c.workloads[k]}});
@@ -26,10 +37,10 @@ std::string comparison_to_json(const Comparison& c, const std::string& machine)
                          {"n", cell.summary.n},
                          {"mean", cell.summary.mean},
                          {"median", cell.summary.median},
-                         {"stddev", cell.summary.stddev},
-                         {"ci95", cell.summary.ci95},
-                         {"change_percent", cell.change.percent},
-                         {"change_ci95", cell.change.ci95},
+                         {"stddev", number_or_null(cell.summary.stddev)},
+                         {"ci95", number_or_null(cell.summary.ci95)},
+                         {"change_percent", number_or_null(cell.change.percent)},
+                         {"change_ci95", number_or_null(cell.change.ci95)},
                          {"values", cell.values},
                          {"placement", placement},
                          {"unfinished", cell.unfinished}});

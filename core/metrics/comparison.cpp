@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 namespace wb {
 
@@ -12,7 +14,7 @@ void finish_comparison(Comparison& c)
         for (std::size_t k = 0; k < c.cases.size(); ++k) {
             ComparisonCell& cell = c.cells[p * c.cases.size() + k];
             cell.summary = summarize(cell.values);
-            cell.change = p == 0 ? Change{} : change_against(c.cells[k].values, cell.values);
+            cell.change = p == 0 ? Change{0.0, 0.0} : change_against(c.cells[k].values, cell.values);
         }
     }
 }
@@ -33,7 +35,21 @@ std::string pad(std::string s, std::size_t width, bool right = false)
     return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
+// A statistic that may be undefined: `format` when it is, `undefined`
+// when not.
+std::string fmt_defined(const char* format, const std::optional<double>& value, const char* undefined)
+{
+    return value ? fmt(format, *value) : std::string(undefined);
+}
+
 }  // namespace
+
+std::string format_change(const Change& change)
+{
+    if (!change.percent)
+        return "n/a";
+    return fmt("%+.1f%% ", *change.percent) + fmt_defined("+/- %.1f%%", change.ci95, "n/a");
+}
 
 std::string format_comparison(const Comparison& c)
 {
@@ -43,8 +59,9 @@ std::string format_comparison(const Comparison& c)
     for (const std::string& p : c.policies)
         name_width = std::max(name_width, p.size());
     const ComparisonCell& first = c.cells.front();
-    std::string out = fmt("%s (%s), %d runs per cell\n\n", first.metric.c_str(),
-                          first.lower_is_better ? "lower is better" : "higher is better", c.runs);
+    std::string out =
+        fmt("%s (%s), %d %s per cell\n\n", first.metric.c_str(),
+            first.lower_is_better ? "lower is better" : "higher is better", c.runs, c.runs == 1 ? "run" : "runs");
 
     // The summary table: a mean and a median column per case.
     std::vector<std::size_t> mean_width, median_width;
@@ -74,9 +91,9 @@ std::string format_comparison(const Comparison& c)
         for (std::size_t p = 0; p < c.policies.size(); ++p) {
             const ComparisonCell& cell = c.cell(p, k);
             std::string row = pad(c.policies[p], name_width) +
-                              fmt(" %10.3f %10.3f %10.3f   ", cell.summary.mean, cell.summary.median, cell.summary.stddev);
-            row += pad(p == 0 ? std::string("-") : fmt("%+.1f%% +/- %.1f%%", cell.change.percent, cell.change.ci95),
-                       22);
+                              fmt(" %10.3f %10.3f ", cell.summary.mean, cell.summary.median) +
+                              pad(fmt_defined("%.3f", cell.summary.stddev, "n/a"), 10, true) + "   ";
+            row += pad(p == 0 ? std::string("-") : format_change(cell.change), 22);
             for (std::size_t d = 0; d < kDistanceClassCount; ++d)
                 if (cell.placement[d] >= 0.0005)
                     row += fmt(" %s %.1f%%", std::string(kDistanceClassNames[d]).c_str(), 100 * cell.placement[d]);
@@ -99,8 +116,10 @@ std::string comparison_to_csv(const Comparison& c)
             const ComparisonCell& cell = c.cell(p, k);
             out += "\"" + cell.policy + "\",\"" + cell.case_label + "\",\"" + c.workloads[k] + "\",\"" + cell.metric +
                    "\",\"" + cell.unit + "\"" +
-                   fmt(",%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", cell.summary.n, cell.summary.mean, cell.summary.median,
-                       cell.summary.stddev, cell.summary.ci95, cell.change.percent, cell.change.ci95);
+                   fmt(",%d,%.6g,%.6g", cell.summary.n, cell.summary.mean, cell.summary.median);
+            for (const std::optional<double>& v :
+                 {cell.summary.stddev, cell.summary.ci95, cell.change.percent, cell.change.ci95})
+                out += "," + fmt_defined("%.6g", v, "");
             for (double f : cell.placement)
                 out += fmt(",%.6g", f);
             out += "\n";

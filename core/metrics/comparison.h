@@ -23,14 +23,16 @@ struct ComparisonCell {
     bool lower_is_better = true;
     std::vector<double> values;  // one per seed, in seed order
     Summary summary;
-    Change change;  // against the first policy's cell of the same case (zero for the first policy)
+    // Against the first policy's cell of the same case. The first policy's
+    // own is exactly 0 +/- 0 (its runs against themselves), whatever n.
+    Change change;
     std::array<double, kDistanceClassCount> placement{};  // mean fraction of wakeups per class (vs the waker CPU)
-    int unfinished = 0;  // runs that hit the time limit
+    int unfinished = 0;                                   // runs that hit the time limit
 };
 
 struct Comparison {
-    std::vector<std::string> cases;     // labels, in order
-    std::vector<std::string> workloads; // the workload spec of each case
+    std::vector<std::string> cases;      // labels, in order
+    std::vector<std::string> workloads;  // the workload spec of each case
     std::vector<std::string> policies;
     int runs = 0;
     std::vector<ComparisonCell> cells;  // policy-major: cells[p * cases + c]
@@ -49,6 +51,12 @@ void finish_comparison(Comparison& comparison);
 // that pastes cleanly into a mailing-list post.
 std::string format_comparison(const Comparison& comparison);
 
+// Undefined statistics are empty fields.
 std::string comparison_to_csv(const Comparison& comparison);
+
+// The change as the text table prints it and the headline chart labels a
+// bar, so the two never disagree: "-23.6% +/- 4.1%"; "-23.6% n/a" when
+// there is no interval (a side with one run); "n/a" when there is no change.
+std::string format_change(const Change& change);
 
 }  // namespace wb

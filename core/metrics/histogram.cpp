@@ -32,6 +32,21 @@ std::int64_t Histogram::percentile(double q) const
     return max_;
 }
 
+std::vector<CdfStep> Histogram::cdf_steps() const
+{
+    std::vector<CdfStep> steps;
+    std::uint64_t seen = 0;
+    for (int i = 0; i < kBuckets && seen < count_; ++i) {
+        const std::uint64_t n = buckets_[static_cast<std::size_t>(i)];
+        if (n == 0)
+            continue;
+        seen += n;
+        steps.push_back({std::min(static_cast<std::int64_t>(upper_bound_of(i)), max_),
+                         static_cast<double>(seen) / static_cast<double>(count_)});
+    }
+    return steps;
+}
+
 void Histogram::merge(const Histogram& other)
 {
     for (std::size_t i = 0; i < buckets_.size(); ++i)

@@ -10,8 +10,16 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <vector>
 
 namespace wb {
+
+// One step of a histogram's cumulative distribution: the fraction of
+// samples at or below `value`.
+struct CdfStep {
+    std::int64_t value;
+    double fraction;
+};
 
 class Histogram {
 public:
@@ -35,6 +43,11 @@ public:
     // [0, 1]); the bucket's upper bound, clamped to the largest value seen.
     std::int64_t percentile(double q) const;
     void merge(const Histogram& other);
+    // The cumulative distribution as the histogram knows it: one step per
+    // non-empty bucket at the bucket's upper bound (clamped to the largest
+    // value seen, as percentile() is), in increasing order, the last at
+    // fraction 1. A histogram of one value is one step at that value.
+    std::vector<CdfStep> cdf_steps() const;
 
 private:
     static constexpr int kSubBits = 7;

@@ -92,9 +92,10 @@ Summary summarize(const std::vector<double>& values)
     std::sort(sorted.begin(), sorted.end());
     const std::size_t mid = sorted.size() / 2;
     s.median = sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    s.stddev = std::sqrt(variance_of(values, s.mean));
-    if (s.n >= 2)
-        s.ci95 = student_t95(s.n - 1) * s.stddev / std::sqrt(static_cast<double>(s.n));
+    if (s.n >= 2) {
+        s.stddev = std::sqrt(variance_of(values, s.mean));
+        s.ci95 = student_t95(s.n - 1) * *s.stddev / std::sqrt(static_cast<double>(s.n));
+    }
     return s;
 }
 
@@ -109,12 +110,17 @@ Change change_against(const std::vector<double>& reference, const std::vector<do
     const double va = variance_of(reference, ref) / static_cast<double>(reference.size());
     const double vb = variance_of(sample, mine) / static_cast<double>(sample.size());
     const double se = std::sqrt(va + vb);
-    if (se == 0 || reference.size() < 2 || sample.size() < 2)
+    if (reference.size() < 2 || sample.size() < 2)
         return c;
+    // Runs that all agree on both sides: the interval is exactly the point.
+    if (se == 0) {
+        c.ci95 = 0.0;
+        return c;
+    }
     // Welch-Satterthwaite degrees of freedom.
-    const double df = (va + vb) * (va + vb) /
-                      (va * va / static_cast<double>(reference.size() - 1) +
-                       vb * vb / static_cast<double>(sample.size() - 1));
+    const double df =
+        (va + vb) * (va + vb) /
+        (va * va / static_cast<double>(reference.size() - 1) + vb * vb / static_cast<double>(sample.size() - 1));
     c.ci95 = student_t95(df) * se / std::fabs(ref) * 100;
     return c;
 }

@@ -4,8 +4,15 @@
 // them: mean, median, sample standard deviation, and the change of one
 // policy's mean against a reference in percent with a 95% confidence
 // interval (Welch's t, unequal variances).
+//
+// Spread and intervals need two runs: with one they are undefined, and are
+// held as an empty optional rather than as 0, which would read as "no
+// spread at all". Every writer (text table, CSV, JSON, the headline chart)
+// shows the empty optional its own way (n/a, an empty field, null, no
+// whisker).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 namespace wb {
@@ -14,15 +21,19 @@ struct Summary {
     int n = 0;
     double mean = 0;
     double median = 0;
-    double stddev = 0;  // sample standard deviation (n - 1); 0 for n < 2
-    double ci95 = 0;    // half-width of the 95% confidence interval of the mean
+    std::optional<double> stddev;  // sample standard deviation (n - 1); none for n < 2
+    std::optional<double> ci95;    // half-width of the 95% confidence interval of the mean; none for n < 2
 };
 
 Summary summarize(const std::vector<double>& values);
 
 struct Change {
-    double percent = 0;  // (mean - reference mean) / reference mean x 100
-    double ci95 = 0;     // half-width, in percentage points
+    // (mean - reference mean) / reference mean x 100; none when either side
+    // has no runs or the reference mean is 0.
+    std::optional<double> percent;
+    // Half-width, in percentage points; none unless both sides have two
+    // runs or more.
+    std::optional<double> ci95;
 };
 
 // The change of `sample` against `reference`. The interval is Welch's

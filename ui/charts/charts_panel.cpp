@@ -14,16 +14,14 @@ namespace wb {
 namespace {
 
 // A dock at the bottom of a 1280 x 800 window leaves a chart about 200 px:
-// the plot keeps most of it when margins are thin, the title small and the
-// legend beside the plot instead of under it. Exports keep this look.
+// the plot keeps most of it when margins are thin, the title small (see
+// chart_font) and the legend beside the plot instead of under it. Exports
+// keep this look.
 void make_compact(QChartView* view)
 {
     QChart* c = view->chart();
     c->setMargins(QMargins(4, 2, 4, 2));
     c->setBackgroundRoundness(0);
-    QFont title = c->titleFont();
-    title.setPointSizeF(title.pointSizeF() * 0.85);
-    c->setTitleFont(title);
     c->legend()->setAlignment(Qt::AlignRight);
 }
 
@@ -54,6 +52,26 @@ void ChartsPanel::setPolicies(const QStringList& names, const QList<QColor>& col
     latency_->setPolicies(names, colours);
     headline_->setPolicies(names, colours);
     placement_->setPolicies(names, colours);
+}
+
+void ChartsPanel::setDark(bool dark)
+{
+    appearance_.dark = dark;
+    applyAppearance();
+}
+
+void ChartsPanel::setFontScale(qreal scale)
+{
+    appearance_.font_scale = scale;
+    applyAppearance();
+}
+
+void ChartsPanel::applyAppearance()
+{
+    throughput_->setAppearance(appearance_);
+    latency_->setAppearance(appearance_);
+    headline_->setAppearance(appearance_);
+    placement_->setAppearance(appearance_);
 }
 
 void ChartsPanel::clear()

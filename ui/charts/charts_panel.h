@@ -2,13 +2,16 @@
 //
 // ChartsPanel: the window's chart tabs (throughput over time, latency CDF,
 // headline with error bars, placement by distance class), one policy
-// colour used by all four.
+// colour used by all four, and one appearance: the window's theme and its
+// presentation font scale reach every chart through here.
 #pragma once
 
 #include <QColor>
 #include <QList>
 #include <QStringList>
 #include <QTabWidget>
+
+#include "charts/chart_appearance.h"
 
 namespace wb {
 
@@ -27,6 +30,11 @@ public:
     void setPolicies(const QStringList& names, const QList<QColor>& colours);
     // Empties every chart, keeping the policies.
     void clear();
+    // Dark backgrounds with light text in every chart (View > Dark theme).
+    void setDark(bool dark);
+    // Every chart's text (titles, axes, legends, bar labels) at `scale`
+    // times its normal size (presentation mode).
+    void setFontScale(qreal scale);
 
     ThroughputChart* throughput() const { return throughput_; }
     LatencyCdfChart* latency() const { return latency_; }
@@ -36,12 +44,15 @@ public:
     QWidget* currentChart() const { return currentWidget(); }
 
 private:
+    void applyAppearance();
+
     ThroughputChart* throughput_ = nullptr;
     LatencyCdfChart* latency_ = nullptr;
     HeadlineChart* headline_ = nullptr;
     PlacementChart* placement_ = nullptr;
     QStringList names_;
     QList<QColor> colours_;
+    ChartAppearance appearance_;
 };
 
 }  // namespace wb

@@ -6,11 +6,8 @@
 #include <QLogValueAxis>
 #include <QValueAxis>
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <limits>
 
-#include "charts/axis_range.h"
 #include "charts/policy_lines.h"
 #include "metrics/histogram.h"
 
@@ -21,19 +18,15 @@ namespace {
 // A log axis cannot show 0: a latency of 0 ns is drawn at 1 ns.
 constexpr double kFloorUs = 1e-3;
 constexpr double kLogRatio = 100;
+// How far the latency axis reaches past the smallest and largest step, so
+// the first and last steps are not drawn on the plot's edge.
+constexpr double kLogMargin = 1.25;
+constexpr double kLinearMargin = 0.05;   // of the span
+constexpr double kOneValueMargin = 0.1;  // of the value, when all steps are one
 const QString kLatencyTitle = QStringLiteral("wakeup latency (\u00b5s)");
-
-// Fine steps through the body, finer in the tail where placement decisions
-// show (p99, p99.9).
-std::vector<double> quantiles()
-{
-    std::vector<double> q;
-    for (int i = 1; i <= 98; ++i)
-        q.push_back(i / 100.0);
-    for (double t : {0.99, 0.995, 0.999, 0.9995, 0.9999, 1.0})
-        q.push_back(t);
-    return q;
-}
+// Short enough to stay whole on the docked chart's ~150 px tall plot; the
+// chart's title says the distribution is cumulative.
+const QString kFractionTitle = QStringLiteral("fraction of wakeups");
 
 }  // namespace
 
@@ -49,17 +42,25 @@ LatencyCdfChart::LatencyCdfChart(QWidget* parent) : QChartView(parent)
     x_linear_->setLabelFormat(QStringLiteral("%.3g"));
     x_log_ = new QLogValueAxis(this);
     x_log_->setTitleText(kLatencyTitle);
-    x_log_->setLabelFormat(QStringLiteral("%.3g"));
+    // Decades in plain numbers: "%.3g" writes 1000 as "1e+03".
+    x_log_->setLabelFormat(QStringLiteral("%g"));
     x_log_->setBase(10);
     x_log_->setMinorTickCount(-1);
     y_ = new QValueAxis(this);
-    y_->setTitleText(QStringLiteral("fraction of wakeups (cumulative)"));
+    y_->setTitleText(kFractionTitle);
     y_->setRange(0, 1);
     y_->setLabelFormat(QStringLiteral("%.2f"));
     y_->setTickCount(6);
     c->addAxis(x_linear_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);
     x_linear_->setRange(0, 1);
+    setAppearance({});
+}
+
+void LatencyCdfChart::setAppearance(const ChartAppearance& appearance)
+{
+    // Both latency axes, the detached one too: a swap keeps the look.
+    apply_chart_appearance(this, {x_linear_, x_log_, y_}, appearance);
 }
 
 LatencyCdfChart::~LatencyCdfChart()
@@ -79,16 +80,12 @@ QAbstractAxis* LatencyCdfChart::latencyAxis() const
 QList<QPointF> LatencyCdfChart::cdf_points(const Histogram& h)
 {
     QList<QPointF> points;
-    if (h.count() == 0)
-        return points;
-    points.append({std::max(h.min() / 1e3, kFloorUs), 0.0});
-    for (double q : quantiles()) {
-        const double x = std::max(static_cast<double>(h.percentile(q)) / 1e3, kFloorUs);
-        // Many quantiles share a bucket: keep only the highest fraction there.
-        if (!points.isEmpty() && points.back().x() == x)
-            points.back().setY(q);
-        else
-            points.append({x, q});
+    double below = 0;  // the fraction left of the step
+    for (const CdfStep& step : h.cdf_steps()) {
+        const double x = std::max(static_cast<double>(step.value) / 1e3, kFloorUs);
+        points.append({x, below});
+        points.append({x, step.fraction});
+        below = step.fraction;
     }
     return points;
 }
@@ -151,11 +148,16 @@ void LatencyCdfChart::rescale()
         return;
     }
     useLogAxis(hi / std::max(lo, kFloorUs) >= kLogRatio);
+    // From near the smallest step to near the largest: a distribution
+    // around 5 us is not squeezed against an axis that starts at 0 or 1 ns.
     if (log_) {
-        x_log_->setRange(std::pow(10.0, std::floor(std::log10(std::max(lo, kFloorUs)))),
-                         std::pow(10.0, std::ceil(std::log10(hi))));
+        x_log_->setRange(std::max(lo, kFloorUs) / kLogMargin, hi * kLogMargin);
     } else {
-        x_linear_->setRange(0, grown_axis_end(0, hi, 1.05));
+        const double margin = hi > lo ? (hi - lo) * kLinearMargin : std::max(lo * kOneValueMargin, kFloorUs);
+        x_linear_->setRange(std::max(0.0, lo - margin), hi + margin);
+        x_linear_->applyNiceNumbers();
+        if (x_linear_->min() < 0)
+            x_linear_->setMin(0);
     }
 }
 

@@ -41,6 +41,12 @@ PlacementChart::PlacementChart(QWidget* parent) : QChartView(parent)
     c->addAxis(x_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);
     rebuild({});
+    setAppearance({});
+}
+
+void PlacementChart::setAppearance(const ChartAppearance& appearance)
+{
+    apply_chart_appearance(this, {x_, y_}, appearance);
 }
 
 PlacementChart::~PlacementChart() = default;

@@ -13,6 +13,8 @@
 #include <array>
 #include <vector>
 
+#include "charts/chart_appearance.h"
+
 #include "topology/distance.h"
 
 class QBarCategoryAxis;
@@ -38,6 +40,7 @@ public:
     void setPlacement(int policy, const std::array<double, kDistanceClassCount>& fractions);
     // One bar per policy, or per policy and case when there are several.
     void setComparison(const Comparison& comparison);
+    void setAppearance(const ChartAppearance& appearance);
     void clear();
 
     QStackedBarSeries* bars() const { return bars_; }

@@ -34,6 +34,12 @@ ThroughputChart::ThroughputChart(QWidget* parent) : QChartView(parent)
     c->addAxis(x_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);
     resetAxes();
+    setAppearance({});
+}
+
+void ThroughputChart::setAppearance(const ChartAppearance& appearance)
+{
+    apply_chart_appearance(this, {x_, y_}, appearance);
 }
 
 ThroughputChart::~ThroughputChart() = default;

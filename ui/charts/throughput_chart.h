@@ -12,6 +12,8 @@
 #include <QStringList>
 #include <vector>
 
+#include "charts/chart_appearance.h"
+
 class QLineSeries;
 class QValueAxis;
 
@@ -30,6 +32,7 @@ public:
     void setPolicies(const QStringList& names, const QList<QColor>& colours);
     // x is shown in milliseconds of simulated time, y in ops/s.
     void addSample(int policy, double sim_seconds, double ops_per_second);
+    void setAppearance(const ChartAppearance& appearance);
     void clear();
 
     QLineSeries* series(int policy) const;

@@ -46,5 +46,41 @@ TEST(Histogram, HandlesTheWholeRangeAndMerges)
     EXPECT_EQ(a.percentile(1.0), INT64_MAX);
 }
 
+TEST(Histogram, CdfStepsAtEachBucketsUpperEdge)
+{
+    Histogram h;
+    for (int v : {10, 10, 20, 30})
+        h.record(v);
+    const std::vector<CdfStep> steps = h.cdf_steps();
+    ASSERT_EQ(steps.size(), 3u);
+    EXPECT_EQ(steps[0].value, 10);
+    EXPECT_DOUBLE_EQ(steps[0].fraction, 0.5);
+    EXPECT_EQ(steps[1].value, 20);
+    EXPECT_DOUBLE_EQ(steps[1].fraction, 0.75);
+    EXPECT_EQ(steps[2].value, 30);
+    EXPECT_DOUBLE_EQ(steps[2].fraction, 1.0);
+}
+
+TEST(Histogram, OneValueIsOneStepAtThatValue)
+{
+    Histogram h;
+    for (int i = 0; i < 50; ++i)
+        h.record(123'456);  // inside a wide bucket: the step is clamped to the value
+    const std::vector<CdfStep> steps = h.cdf_steps();
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0].value, 123'456);
+    EXPECT_DOUBLE_EQ(steps[0].fraction, 1.0);
+    EXPECT_TRUE(Histogram{}.cdf_steps().empty());
+}
+
+TEST(Histogram, CdfStepsAgreeWithPercentiles)
+{
+    Histogram h;
+    for (int i = 1; i <= 1000; ++i)
+        h.record(static_cast<std::int64_t>(i) * 997);
+    for (const CdfStep& step : h.cdf_steps())
+        EXPECT_EQ(h.percentile(step.fraction - 1e-12), step.value);  // the fraction as a rank, not one past it
+}
+
 }  // namespace
 }  // namespace wb
