@@ -2,10 +2,12 @@
 #include "export/chart_export_look.h"
 
 #include <QAbstractAxis>
+#include <QAbstractSeries>
 #include <QChart>
 #include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QLegend>
+#include <QXYSeries>
 #include <algorithm>
 #include <cmath>
 
@@ -50,6 +52,16 @@ ChartExportLook::ChartExportLook(QChart* chart, const QSizeF& size, double font_
         axis->setLabelsFont(sized(axis->labelsFont(), kAxisLabelsPx, font_scale));
         axis->setTitleFont(sized(axis->titleFont(), kAxisTitlePx, font_scale));
     }
+    // Only wider: a small picture keeps the window's lines.
+    const double line_scale = std::max(1.0, font_scale);
+    for (QAbstractSeries* series : chart->series()) {
+        if (auto* xy = qobject_cast<QXYSeries*>(series)) {
+            pens_.push_back({xy, xy->pen()});
+            QPen pen = xy->pen();
+            pen.setWidthF(pen.widthF() * line_scale);
+            xy->setPen(pen);
+        }
+    }
     chart->resize(size);
     // The chart lays itself out on posted events; the picture is painted
     // before the event loop would run them.
@@ -60,6 +72,8 @@ ChartExportLook::ChartExportLook(QChart* chart, const QSizeF& size, double font_
 
 ChartExportLook::~ChartExportLook()
 {
+    for (const SeriesPen& p : pens_)
+        p.series->setPen(p.pen);
     for (const AxisFonts& a : axes_) {
         a.axis->setLabelsFont(a.labels);
         a.axis->setTitleFont(a.title);

@@ -2,18 +2,20 @@
 //
 // A chart laid out afresh for an exported picture: resized to the area it
 // gets there, its fonts sized for that picture (the dock's compact 9 px
-// fonts would be specks on a 1920 x 1080 slide) and its legend under the
-// plot. Everything comes back when the look goes out of scope, so the
+// fonts would be specks on a 1920 x 1080 slide), its lines as much wider
+// and its legend under the plot. Everything comes back when the look goes out of scope, so the
 // window's chart is as it was.
 #pragma once
 
 #include <QFont>
 #include <QMargins>
+#include <QPen>
 #include <QSizeF>
 #include <vector>
 
 class QAbstractAxis;
 class QChart;
+class QXYSeries;
 
 namespace wb {
 
@@ -33,6 +35,11 @@ private:
         QFont title;
     };
 
+    struct SeriesPen {
+        QXYSeries* series;
+        QPen pen;
+    };
+
     QChart* chart_;
     QSizeF size_;
     QMargins margins_;
@@ -41,6 +48,7 @@ private:
     Qt::Alignment legend_alignment_;
     bool legend_visible_;
     std::vector<AxisFonts> axes_;
+    std::vector<SeriesPen> pens_;
 };
 
 }  // namespace wb

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QLegend>
+#include <QLineSeries>
 #include <QObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -114,6 +115,22 @@ private slots:
         QVERIFY2(font_px_of(read(big), "baseline") >= 24, "legend");
     }
 
+    // The lines widen with the picture too: 2 px in the dock, 3 at 1920 x 1080.
+    void chartLinesWidenWithThePicture()
+    {
+        ThroughputChart chart;
+        fill(chart);
+        chart.resize(1900, 180);
+        QString error;
+        const QString svg = dir_.filePath("lines.svg");
+        QVERIFY2(write_export_frame(frame_of(&chart), {1920, 1080}, svg, &error), qPrintable(error));
+        const QString line = QStringLiteral("stroke=\"%1\"[^>]*stroke-width=\"([0-9.]+)\"[^>]*>\\s*<polyline")
+                                 .arg(palette::policy_colour(0).name());
+        const QRegularExpressionMatch m = QRegularExpression(line).match(read(svg));
+        QVERIFY2(m.hasMatch(), qPrintable(line));
+        QCOMPARE(m.captured(1).toDouble(), chart.series(0)->pen().widthF() * 1.5);
+    }
+
     // The window's chart is as it was: size, fonts, legend.
     void theChartComesBackAsItWas()
     {
@@ -126,12 +143,14 @@ private slots:
         const QFont labels = chart.timeAxis()->labelsFont();
         const QFont title = chart.chart()->titleFont();
         const bool legend = chart.chart()->legend()->isVisible();
+        const QPen pen = chart.series(0)->pen();
         QString error;
         QVERIFY2(write_export_frame(frame_of(&chart), {1920, 1080}, dir_.filePath("c.png"), &error), qPrintable(error));
         QCOMPARE(chart.chart()->size(), size);
         QCOMPARE(chart.timeAxis()->labelsFont(), labels);
         QCOMPARE(chart.chart()->titleFont(), title);
         QCOMPARE(chart.chart()->legend()->isVisible(), legend);
+        QCOMPARE(chart.series(0)->pen(), pen);
     }
 
     // A chart legend of the policies repeats the picture's and is left out;
