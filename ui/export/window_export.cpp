@@ -20,6 +20,7 @@
 #include "topology/machine.h"
 #include "views/topology_view.h"
 #include "widgets/policy_grid.h"
+#include "window_text.h"
 
 namespace wb {
 
@@ -55,8 +56,7 @@ QString title_for(const MainWindow& window, bool comparison)
     if (window.hasMachine())
         parts << qstr(window.machine().name);
     if (comparison) {
-        const int runs = window.comparison()->runs;
-        parts << QStringLiteral("every case, %1 run%2 per policy").arg(runs).arg(runs == 1 ? "" : "s");
+        parts << QStringLiteral("every case, %1 per policy").arg(plural(window.comparison()->runs, "run", "runs"));
         return parts.join(QStringLiteral(" \u00b7 "));
     }
     const auto case_index = static_cast<std::size_t>(window.caseIndex());
@@ -68,7 +68,7 @@ QString title_for(const MainWindow& window, bool comparison)
         Time now;
         for (const RunSnapshot& run : session->lastFrame().runs)
             now = std::max(now, run.now);
-        parts << QStringLiteral("simulated %1").arg(qstr(format_duration(now)));
+        parts << QStringLiteral("simulated %1").arg(duration_text(now));
     }
     return parts.join(QStringLiteral(" \u00b7 "));
 }

@@ -136,6 +136,9 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("viewBox=\"0 0 1280 720\"")));
         QVERIFY(text.contains(QStringLiteral("export-test")));
         QVERIFY(text.contains(QStringLiteral("pipe: pipe:loops=2000")));
+        // The simulated time as the status bar writes it ("simulated 1.000 ms").
+        const QString time = window.simStatusText().section(QStringLiteral(" | "), 0, 0);
+        QVERIFY2(time.startsWith(QStringLiteral("simulated ")) && text.contains(time), qPrintable(time));
         QVERIFY(text.contains(QStringLiteral(">baseline<")));
         QVERIFY(text.contains(QStringLiteral("usecs/op")));
         QVERIFY(text.contains(QStringLiteral("simulated time (ms)")));
