@@ -2,13 +2,15 @@
 //
 // wakebench: the workbench window. Options are checked before Qt starts a
 // display connection, so a bad value is reported (exit 2) even where no
-// display exists, and --screenshot needs none.
+// display exists, and --screenshot needs none. --screenshot writes the
+// window, or with --view one of its views composed for a slide (title,
+// view, legend), at --size, as PNG or SVG.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
-#include <QPixmap>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
@@ -19,6 +21,11 @@
 
 #include "decision/decision_diagram.h"
 #include "engine/sim_time.h"
+#include "export/export_format.h"
+#include "export/export_frame.h"
+#include "export/export_size.h"
+#include "export/export_target.h"
+#include "export/window_export.h"
 #include "io/input_error.h"
 #include "io/scenario_json.h"
 #include "io/topology_library.h"
@@ -31,6 +38,9 @@ namespace {
 constexpr int kBadUsage = 2;
 constexpr int kScreenshotWidth = 1280;
 constexpr int kScreenshotHeight = 800;
+// The window's size while it lays out a view that --view exports alone:
+// the view is laid out afresh at --size, so only the window's look counts.
+constexpr QSize kWindowSize(kScreenshotWidth, kScreenshotHeight);
 
 int usage_error(const QString& message)
 {
@@ -45,6 +55,8 @@ struct Options {
     QString machine_spec;  // --machine: the scenario (or the default one) on this machine
     std::optional<int> select_cpu;
     QString screenshot;
+    wb::ExportTarget view = wb::ExportTarget::Window;
+    QSize size = kWindowSize;
     std::optional<wb::Time> at;
     double frame_stats = 0;  // wall seconds of a flat-out run to measure, 0 off
 };
@@ -68,11 +80,22 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         QStringLiteral("Run the scenario (or the default one) on this machine: a shipped machine's name, a machine "
                        "file or synthetic:..."),
         QStringLiteral("NAME|FILE|synthetic:..."));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the window at %1x%2 into a PNG file and exit.")
-                                            .arg(kScreenshotWidth)
-                                            .arg(kScreenshotHeight),
-                                        QStringLiteral("OUT.png"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the window (or --view) at --size into OUT and exit; OUT's suffix, .png or .svg, "
+                       "picks the format."),
+        QStringLiteral("OUT.png|OUT.svg"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QStringLiteral("With --screenshot: what the picture shows, one of %1 (default: window). Every view but the "
+                       "window gets a title line and a legend of the policies and their figures.")
+            .arg(wb::export_target_names().join(QStringLiteral(", "))),
+        QStringLiteral("VIEW"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("With --screenshot: the picture's size in pixels (default %1; "
+                                                 "1920x1080 and 1280x720 suit slides).")
+                                      .arg(wb::export_size_text(kWindowSize)),
+                                  QStringLiteral("WIDTHxHEIGHT"));
     const QCommandLineOption at(QStringLiteral("at"),
                                 QStringLiteral("Simulate to this time first (500us, 5ms, 2s); with --screenshot the "
                                                "picture then shows the next wakeup's decision."),
@@ -84,7 +107,7 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         QStringLiteral("Run flat out for SECONDS of wall time, then print frames per second, the longest stall of "
                        "the window's event loop and the time spent restyling the grids per frame, and exit."),
         QStringLiteral("SECONDS"));
-    parser.addOptions({scenario, case_option, machine, screenshot, at, select_cpu, frame_stats});
+    parser.addOptions({scenario, case_option, machine, screenshot, view, size, at, select_cpu, frame_stats});
 
     if (!parser.parse(args))
         return usage_error(parser.errorText() + QStringLiteral(" (see --help)"));
@@ -176,6 +199,33 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         out.screenshot = parser.value(screenshot);
         if (out.screenshot.isEmpty())
             return usage_error(QStringLiteral("--screenshot: expected an output file name"));
+        if (!wb::image_format_for(out.screenshot))
+            return usage_error(
+                QStringLiteral("--screenshot '%1': expected a file name ending in .png or .svg").arg(out.screenshot));
+    } else {
+        for (const QCommandLineOption* picture_only : {&view, &size})
+            if (parser.isSet(*picture_only))
+                return usage_error(QStringLiteral("--%1 needs --screenshot: it describes the picture written")
+                                       .arg(picture_only->names().constFirst()));
+    }
+    if (parser.isSet(view)) {
+        const QString value = parser.value(view);
+        const std::optional<wb::ExportTarget> target = wb::parse_export_target(value);
+        if (!target)
+            return usage_error(QStringLiteral("--view '%1': expected one of %2")
+                                   .arg(value, wb::export_target_names().join(QStringLiteral(", "))));
+        out.view = *target;
+    }
+    if (parser.isSet(size)) {
+        const QString value = parser.value(size);
+        const std::optional<QSize> pixels = wb::parse_export_size(value);
+        if (!pixels)
+            return usage_error(QStringLiteral("--size '%1': expected WIDTHxHEIGHT in pixels, each from %2 to %3, "
+                                              "such as 1920x1080")
+                                   .arg(value)
+                                   .arg(wb::kMinExportSide)
+                                   .arg(wb::kMaxExportSide));
+        out.size = *pixels;
     }
     return std::nullopt;
 }
@@ -188,6 +238,23 @@ bool wait_for(Sender* sender, Signal signal, int timeout_ms)
     QTimer::singleShot(timeout_ms, &loop, [&] { loop.exit(1); });
     QObject::connect(sender, signal, &loop, [&] { loop.exit(0); });
     return loop.exec() == 0;
+}
+
+// Runs the event loop until `done()` holds; false after `timeout_ms`. For
+// what the window announces by no signal of its own (the comparison).
+template <typename Predicate>
+bool wait_until(Predicate done, int timeout_ms)
+{
+    QElapsedTimer waited;
+    waited.start();
+    while (!done()) {
+        if (waited.elapsed() > timeout_ms)
+            return false;
+        QEventLoop loop;
+        QTimer::singleShot(20, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return true;
 }
 
 // The window's responsiveness while the runs go flat out: how many frames
@@ -261,7 +328,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "wakebench: %s: %s\n", qPrintable(title), qPrintable(message));
         error_status = kBadUsage;
     });
-    window.resize(kScreenshotWidth, kScreenshotHeight);
+    // The window is pictured at the picture's size; a view alone is laid
+    // out afresh at that size by the export, in a window of the usual size.
+    window.resize(options.view == wb::ExportTarget::Window ? options.size : kWindowSize);
     // Shown before the scenario is set, so the grids are laid out for the
     // views' real shape rather than a guess.
     window.show();
@@ -318,12 +387,24 @@ int main(int argc, char** argv)
             wait_for(session, &wb::SimSession::frameReady, kWaitMs);
         }
     }
+    if (wb::export_target_needs_comparison(options.view) && !error_status) {
+        // The full comparison can take minutes (every policy x case x seed):
+        // say why nothing seems to happen.
+        std::fprintf(stderr, "wakebench: --view %s: running the scenario's comparison first\n",
+                     qPrintable(wb::export_target_name(options.view)));
+        window.startComparison();
+        if (!wait_until([&] { return window.comparison() || error_status; }, kWaitMs))
+            return usage_error(
+                QStringLiteral("--view %1: the comparison did not finish").arg(wb::export_target_name(options.view)));
+    }
     if (error_status)
         return error_status;
     // Let the diagram finish its animation and the views repaint.
     window.decisionDiagram()->finishAnimation();
     QApplication::processEvents();
-    if (!window.grab().save(options.screenshot, "PNG"))
-        return usage_error(QStringLiteral("--screenshot: cannot write %1").arg(options.screenshot));
+    QString error;
+    if (!wb::write_export_frame(wb::window_export_frame(window, options.view), options.size, options.screenshot,
+                                &error))
+        return usage_error(QStringLiteral("--screenshot: %1").arg(error));
     return 0;
 }

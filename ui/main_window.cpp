@@ -28,8 +28,11 @@
 #include "charts/placement_chart.h"
 #include "decision/decision_diagram.h"
 #include "decision/recent_wakeups.h"
+#include "export/export_dialog.h"
+#include "export/export_frame.h"
 #include "export/export_view.h"
 #include "export/results_export.h"
+#include "export/window_export.h"
 #include "main_window_loaded.h"
 #include "message_box.h"
 #include "metrics/comparison.h"
@@ -484,10 +487,15 @@ bool MainWindow::exportView(QWidget* view, const QString& path)
 void MainWindow::exportFocused()
 {
     QWidget* view = focusedView();
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG image (*.png);;SVG drawing (*.svg)"));
-    if (!path.isEmpty())
-        exportView(view, path);
+    ExportDialog dialog(window_view_label(*this, view), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    if (!write_export_frame(window_export_frame(*this, view), dialog.pictureSize(), dialog.path(), &error)) {
+        fail(tr("Cannot export"), tr("Could not export the view.\n%1").arg(error));
+        return;
+    }
+    message_status_->setText(tr("exported %1").arg(dialog.path()));
 }
 
 void MainWindow::exportResults(const QString& format)

@@ -11,6 +11,7 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
 
 namespace {
 
@@ -53,6 +54,47 @@ int pixels_of(const QImage& image, QRgb colour)
             n += (image.pixel(x, y) & 0xffffff) == (colour & 0xffffff);
     return n;
 }
+
+QString read_text(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+// An SVG's size as a browser takes it: the root's width and height, in
+// CSS pixels (96 to the inch), and its viewBox.
+struct SvgSize {
+    bool parsed = false;
+    QSizeF css_px;
+    QString view_box;
+};
+
+SvgSize svg_size(const QString& path)
+{
+    QFile file(path);
+    SvgSize size;
+    if (!file.open(QIODevice::ReadOnly))
+        return size;
+    QXmlStreamReader xml(&file);
+    if (!xml.readNextStartElement() || xml.name() != QLatin1String("svg"))
+        return size;
+    const auto css_px = [](QStringView length) {
+        if (length.endsWith(QLatin1String("mm")))
+            return length.chopped(2).toDouble() * 96 / 25.4;
+        if (length.endsWith(QLatin1String("px")))
+            return length.chopped(2).toDouble();
+        return length.toDouble();
+    };
+    size.css_px = QSizeF(css_px(xml.attributes().value(QLatin1String("width"))),
+                         css_px(xml.attributes().value(QLatin1String("height"))));
+    size.view_box = xml.attributes().value(QLatin1String("viewBox")).toString();
+    while (!xml.atEnd())
+        xml.readNext();
+    size.parsed = !xml.hasError();
+    return size;
+}
+
+const QString kAltra = QStringLiteral(WB_SOURCE_DIR "/resources/scenarios/altra-pipe-side-by-side.json");
 
 }  // namespace
 
@@ -187,11 +229,150 @@ private slots:
         QVERIFY2(run.err.contains(QStringLiteral("--screenshot")), qPrintable(run.err));
     }
 
+    void badViewIsAnError()
+    {
+        const Run run = run_wakebench({QStringLiteral("--view"), QStringLiteral("foo"), QStringLiteral("--screenshot"),
+                                       QStringLiteral("/tmp/x.png")});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(
+            run.err.contains(QStringLiteral(
+                "--view 'foo': expected one of window, grids, decision, throughput, latency, headline, placement")),
+            qPrintable(run.err));
+    }
+
+    void badSizeIsAnError_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::newRow("no height") << QStringLiteral("12x");
+        QTest::newRow("words") << QStringLiteral("wide");
+        QTest::newRow("too small") << QStringLiteral("319x200");
+        QTest::newRow("too large") << QStringLiteral("7681x1080");
+        QTest::newRow("negative") << QStringLiteral("-1920x1080");
+    }
+
+    void badSizeIsAnError()
+    {
+        QFETCH(QString, value);
+        const Run run = run_wakebench(
+            {QStringLiteral("--size"), value, QStringLiteral("--screenshot"), QStringLiteral("/tmp/never.png")});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("--size '%1'").arg(value)), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("WIDTHxHEIGHT")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("320 to 7680")), qPrintable(run.err));
+        QVERIFY(!QFile::exists(QStringLiteral("/tmp/never.png")));
+    }
+
+    void unknownPictureFormatIsAnError()
+    {
+        QTemporaryDir dir;
+        const QString jpg = dir.filePath(QStringLiteral("x.jpg"));
+        const Run run = run_wakebench({QStringLiteral("--screenshot"), jpg});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("--screenshot '%1'").arg(jpg)), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral(".png or .svg")), qPrintable(run.err));
+        QVERIFY(!QFile::exists(jpg));
+    }
+
+    void viewAndSizeNeedAScreenshot_data()
+    {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("view") << QStringLiteral("--view") << QStringLiteral("grids");
+        QTest::newRow("size") << QStringLiteral("--size") << QStringLiteral("1920x1080");
+    }
+
+    void viewAndSizeNeedAScreenshot()
+    {
+        QFETCH(QString, option);
+        QFETCH(QString, value);
+        const Run run = run_wakebench({option, value});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains(option + QStringLiteral(" needs --screenshot")), qPrintable(run.err));
+    }
+
+    void theWindowAtTheSizeAsked()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("window.png"));
+        const Run run = run_wakebench({QStringLiteral("--scenario"), kAltra, QStringLiteral("--size"),
+                                       QStringLiteral("1920x1080"), QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1920, 1080));
+        // The window laid out at that size, not a smaller one scaled up:
+        // both policies' frames and plenty of detail.
+        QVERIFY(pixels_of(image, qRgb(0x00, 0x72, 0xb2)) > 1000);
+        QVERIFY(pixels_of(image, qRgb(0xd5, 0x5e, 0x00)) > 1000);
+        QVERIFY(distinct_colours(image) > 20);
+    }
+
+    void theGridsAsSvg()
+    {
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("grids.svg"));
+        const Run run =
+            run_wakebench({QStringLiteral("--scenario"), kAltra, QStringLiteral("--view"), QStringLiteral("grids"),
+                           QStringLiteral("--size"), QStringLiteral("1920x1080"), QStringLiteral("--screenshot"), svg});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        const SvgSize size = svg_size(svg);
+        QVERIFY(size.parsed);
+        QCOMPARE(size.view_box, QStringLiteral("0 0 1920 1080"));
+        QVERIFY2(qAbs(size.css_px.width() - 1920) < 1 && qAbs(size.css_px.height() - 1080) < 1,
+                 qPrintable(QStringLiteral("%1 x %2").arg(size.css_px.width()).arg(size.css_px.height())));
+        const QString text = read_text(svg);
+        QVERIFY(text.contains(QStringLiteral(">baseline<")));
+        QVERIFY(text.contains(QStringLiteral(">sync-waker-v3<")));
+        QVERIFY(text.contains(QStringLiteral("altra-pipe-side-by-side")));
+        QVERIFY(text.contains(QStringLiteral("ampere-altra-80")));
+        QVERIFY(text.contains(QStringLiteral("usecs/op")));
+        QVERIFY(!text.contains(QStringLiteral("<image")));
+    }
+
+    // The dock's chart is a strip; the picture is the slide's shape.
+    void aChartAtSlideSize()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("throughput.png"));
+        const Run run =
+            run_wakebench({QStringLiteral("--scenario"), kAltra, QStringLiteral("--at"), QStringLiteral("1ms"),
+                           QStringLiteral("--view"), QStringLiteral("throughput"), QStringLiteral("--size"),
+                           QStringLiteral("1280x720"), QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1280, 720));
+        QVERIFY(pixels_of(image, qRgb(0x00, 0x72, 0xb2)) > 500);
+        QVERIFY(pixels_of(image, qRgb(0xd5, 0x5e, 0x00)) > 500);
+    }
+
+    // The headline view waits for the comparison: every case, every run.
+    void theHeadlineRunsTheComparison()
+    {
+        QTemporaryDir dir;
+        const QString scenario = dir.filePath(QStringLiteral("small.json"));
+        QFile file(scenario);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"schema_version": 1, "name": "small-comparison", "machine": "teaching-8",
+                       "cases": [{"label": "pipe", "workload": "pipe:loops=2000"},
+                                 {"label": "pinned", "workload": "pipe:loops=2000,cpus=3"}],
+                       "policies": ["baseline", "sync-waker-v3"], "seed": 1, "runs": 2})");
+        file.close();
+        const QString svg = dir.filePath(QStringLiteral("headline.svg"));
+        const Run run = run_wakebench({QStringLiteral("--scenario"), scenario, QStringLiteral("--view"),
+                                       QStringLiteral("headline"), QStringLiteral("--screenshot"), svg});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        const QString text = read_text(svg);
+        QVERIFY2(text.contains(QStringLiteral("every case, 2 runs per policy")), qPrintable(text.left(3000)));
+        // Both cases on the chart's axis, not only the one on screen.
+        QVERIFY(text.contains(QStringLiteral(">pinned<")));
+        QCOMPARE(svg_size(svg).view_box, QStringLiteral("0 0 1280 800"));
+    }
+
     void helpListsTheOptions()
     {
         const Run run = run_wakebench({QStringLiteral("--help")});
         QCOMPARE(run.status, 0);
-        for (const char* option : {"--machine", "--scenario", "--screenshot", "--at", "--case", "--select-cpu"})
+        for (const char* option :
+             {"--machine", "--scenario", "--screenshot", "--at", "--case", "--select-cpu", "--view", "--size"})
             QVERIFY2(run.out.contains(QLatin1String(option)), option);
         QVERIFY2(run.out.contains(QStringLiteral("wakebench")), qPrintable(run.out));
     }

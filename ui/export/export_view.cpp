@@ -4,15 +4,16 @@
 #include <QChartView>
 #include <QFile>
 #include <QFileInfo>
-#include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QGraphicsView>
 #include <QImage>
 #include <QPainter>
 #include <QSvgGenerator>
 #include <QWidget>
-#include <utility>
-#include <vector>
+#include <optional>
+
+#include "export/export_format.h"
+#include "export/uncached_items.h"
 
 namespace wb {
 
@@ -32,31 +33,6 @@ QSize output_size(QWidget* view)
         return source_rect(gv).size().toSize().expandedTo({1, 1});
     return view->size().expandedTo({1, 1});
 }
-
-// Items that cache their drawing would be written as embedded bitmaps:
-// draw them afresh while exporting, then restore their caches.
-class UncachedItems {
-public:
-    explicit UncachedItems(QGraphicsScene* scene)
-    {
-        for (QGraphicsItem* item : scene->items()) {
-            if (item->cacheMode() != QGraphicsItem::NoCache) {
-                saved_.push_back({item, item->cacheMode()});
-                item->setCacheMode(QGraphicsItem::NoCache);
-            }
-        }
-    }
-    ~UncachedItems()
-    {
-        for (const auto& [item, mode] : saved_)
-            item->setCacheMode(mode);
-    }
-    UncachedItems(const UncachedItems&) = delete;
-    UncachedItems& operator=(const UncachedItems&) = delete;
-
-private:
-    std::vector<std::pair<QGraphicsItem*, QGraphicsItem::CacheMode>> saved_;
-};
 
 void render(QWidget* view, QPainter& painter, const QRectF& target)
 {
@@ -131,16 +107,10 @@ bool export_view(QWidget* view, const QString& path, QString* error)
 {
     if (!view)
         return fail(error, QStringLiteral("cannot export to '%1': there is no view to export").arg(path));
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("png"))
-        return write_png(view, path, error);
-    if (suffix == QLatin1String("svg"))
-        return write_svg(view, path, error);
-    if (suffix.isEmpty())
-        return fail(error,
-                    QStringLiteral("cannot export to '%1': the name has no suffix; expected .png or .svg").arg(path));
-    return fail(error, QStringLiteral("cannot export to '%1': unknown image format '.%2'; expected .png or .svg")
-                           .arg(path, QFileInfo(path).suffix()));
+    const std::optional<ImageFormat> format = image_format_for(path);
+    if (!format)
+        return fail(error, image_format_error(path));
+    return *format == ImageFormat::Png ? write_png(view, path, error) : write_svg(view, path, error);
 }
 
 }  // namespace wb
