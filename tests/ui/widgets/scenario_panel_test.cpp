@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <QApplication>
+#include <QClipboard>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -11,6 +13,7 @@
 #include <QToolButton>
 
 #include "io/scenario_json.h"
+#include "main_window.h"
 #include "policies/sync_waker_v3.h"
 #include "widgets/scenario_panel.h"
 
@@ -170,6 +173,36 @@ private slots:
         QCOMPARE(apply->text(), plain);
         QVERIFY(!apply->font().bold());
         QVERIFY(!label->isVisible());
+    }
+
+    void theCopiedCommandIsWhatTheFormShows()
+    {
+        MainWindow window;
+        window.setErrorHandler([](const QString&, const QString&) {});
+        QVERIFY(window.setScenario(teaching_scenario(), QString(), 0));
+        ScenarioPanel* panel = window.scenarioPanel();
+        auto* copy = panel->findChild<QPushButton*>(QStringLiteral("copyWakesimCommand"));
+        auto* loops = panel->findChild<QLineEdit*>(QStringLiteral("param_loops"));
+        loops->setText(QStringLiteral("77"));
+        switch_action(sync_waker_switches(*panel), QStringLiteral("smt_check"))->trigger();
+        QVERIFY(panel->hasUnappliedEdits());
+
+        QApplication::clipboard()->clear();
+        QTest::mouseClick(copy, Qt::LeftButton);
+        const QString text = QApplication::clipboard()->text();
+        QVERIFY2(text.contains(QStringLiteral("--workload pipe:loops=77")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("--policy sync-waker-v3:smt_check=off")), qPrintable(text));
+        // Copying applies nothing.
+        QVERIFY(panel->hasUnappliedEdits());
+
+        // Edits that are no scenario: nothing copied, and the status bar says why.
+        loops->setText(QStringLiteral("many"));
+        QApplication::clipboard()->setText(QStringLiteral("before"));
+        QTest::mouseClick(copy, Qt::LeftButton);
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("before"));
+        auto* status = window.findChild<QLabel*>(QStringLiteral("messageStatus"));
+        QVERIFY2(status->text().startsWith(QStringLiteral("nothing copied")), qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QStringLiteral("loops")), qPrintable(status->text()));
     }
 };
 
