@@ -62,11 +62,12 @@ inline std::string not_reciprocal_text(const SchedState& s, const WakeupArgs& w)
     return cat("p's last_wakee is not current (task ", last, ", current task ", w.waker.task, ")");
 }
 
-// "not WF_SYNC", or why a WF_SYNC wakeup does not count as sync.
+// "not WF_SYNC", or that an exiting waker never counts as sync (it will
+// not sleep and hand its CPU over, whatever its wake flags say).
 inline std::string not_sync_text(const SchedState& s, const WakeupArgs& w)
 {
     if (w.waker.task != kNoTask && s.task(w.waker.task).exiting)
-        return "waker exiting: WF_SYNC does not count";
+        return "not sync: the waker is exiting";
     return "not WF_SYNC";
 }
 

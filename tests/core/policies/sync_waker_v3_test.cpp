@@ -157,6 +157,15 @@ TEST(SyncWakerV3, DeclineWithoutSyncSaysNotWfSync)
     EXPECT_EQ(st.detail, "not WF_SYNC");
 }
 
+TEST(SyncWakerV3, DeclineForAnExitingWakerSaysItIsNotSync)
+{
+    // WF_SYNC is set, but an exiting waker will not sleep on its CPU.
+    World w("llc=2,core=4");
+    const Pair pair = reciprocal_pair(w, 0, 1);
+    w.s.task(pair.waker).exiting = true;
+    EXPECT_EQ(declined_once(w, pair.wakee, kSyncWakeup).detail, "not sync: the waker is exiting");
+}
+
 TEST(SyncWakerV3, DeclineOnABusyWakerCpuCountsItsTasks)
 {
     World w("llc=2,core=4");
