@@ -17,6 +17,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <exception>
+#include <optional>
 
 #include "charts/charts_panel.h"
 #include "decision/decision_diagram.h"
@@ -337,15 +338,48 @@ QString MainWindow::machineSpec() const
     return loaded_ ? QString::fromStdString(loaded_->setup.machine_spec) : QString();
 }
 
+namespace {
+
+// The session the scenario panel's form describes, applied or not, with the
+// checks setScenario() makes; empty, with *why set, if it describes none.
+std::optional<SessionSetup> form_session_setup(const ScenarioPanel& panel, const QString& path, QString* why)
+{
+    const Scenario s = panel.scenario();
+    if (s.cases.empty()) {
+        *why = QStringLiteral("/cases: expected at least one case");
+        return std::nullopt;
+    }
+    try {
+        const int case_index = std::clamp(panel.caseIndex(), 0, static_cast<int>(s.cases.size()) - 1);
+        for (const ScenarioCase& c : s.cases)
+            make_workload(c.workload);
+        for (const std::string& p : s.policies)
+            make_policy(p, "policy");
+        return make_session_setup(s, path.toStdString(), static_cast<std::size_t>(case_index));
+    } catch (const std::exception& e) {
+        *why = QString::fromStdString(e.what());
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+// What the form shows, not only what was applied: the command reproduces the
+// screen, edits included, or is empty when the edits describe no scenario.
 QString MainWindow::wakesimCommand() const
 {
     if (!loaded_)
         return {};
+    QString why;
+    const std::optional<SessionSetup> setup = form_session_setup(*scenario_panel_, loaded_->path, &why);
+    if (!setup)
+        return {};
     QStringList lines;
-    for (const std::string& p : loaded_->setup.policies)
-        lines << QString::fromStdString(wakesim_run_command(loaded_->setup, p));
-    if (loaded_->setup.policies.size() > 1 || loaded_->scenario.runs > 1)
-        lines << QString::fromStdString(wakesim_compare_command(loaded_->setup, loaded_->scenario.runs));
+    for (const std::string& p : setup->policies)
+        lines << QString::fromStdString(wakesim_run_command(*setup, p));
+    const int runs = scenario_panel_->scenario().runs;
+    if (setup->policies.size() > 1 || runs > 1)
+        lines << QString::fromStdString(wakesim_compare_command(*setup, runs));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -413,8 +447,17 @@ bool MainWindow::importHostMachine(const QString& sysfs_root)
 void MainWindow::copyWakesimCommand()
 {
     const QString text = wakesimCommand();
+    if (text.isEmpty() && loaded_) {
+        QString why;
+        form_session_setup(*scenario_panel_, loaded_->path, &why);
+        message_status_->setText(tr("nothing copied: the form's edits are not a valid scenario: %1").arg(why));
+        return;
+    }
     QApplication::clipboard()->setText(text);
-    message_status_->setText(tr("copied: %1").arg(text.section(QLatin1Char('\n'), 0, 0)));
+    const QString first = text.section(QLatin1Char('\n'), 0, 0);
+    message_status_->setText(scenario_panel_->hasUnappliedEdits()
+                                 ? tr("copied, with the unapplied edits: %1").arg(first)
+                                 : tr("copied: %1").arg(first));
 }
 
 }  // namespace wb

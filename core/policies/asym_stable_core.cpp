@@ -29,13 +29,26 @@ AsymStableCore::AsymStableCore(std::vector<bool> on) : PlacementPolicy(info(), s
 CpuId AsymStableCore::idle_search_return(const SchedState& s, TaskId, IdleSearchReturn where, CpuId cpu, bool idle_core,
                                          const CpuMask& cpus, DecisionRecord* rec) const
 {
-    const bool patched = (where == IdleSearchReturn::SelectIdleCapacity && on(kFirstReturn)) ||
-                         (where == IdleSearchReturn::CapacityBest && on(kBestReturn));
-    if (!patched)
+    // Only select_idle_capacity()'s returns are this patch's hook points;
+    // the LLC scan's returns pass by without a step.
+    const bool capacity_return =
+        where == IdleSearchReturn::SelectIdleCapacity || where == IdleSearchReturn::CapacityBest;
+    if (!capacity_return)
         return kNoCpu;
+    const bool first_return = where == IdleSearchReturn::SelectIdleCapacity;
+    if (!on(first_return ? kFirstReturn : kBestReturn)) {
+        if (rec)
+            note_declined(rec, name(), first_return ? "switch first_return off" : "switch best_return off");
+        return kNoCpu;
+    }
     const bool core_idle = on(kIdleCoreHint) ? idle_core : is_core_idle(s, cpu);
-    if (!core_idle)
+    if (!core_idle) {
+        if (rec)
+            note_declined(rec, name(),
+                          cat("cpu ", cpu, "'s core not idle (",
+                              on(kIdleCoreHint) ? "has_idle_core && preferred_core" : "is_core_idle", " false)"));
         return kNoCpu;
+    }
     CpuId first = kNoCpu;
     for (CpuId sibling : SmtSiblings(s, cpu)) {
         if (cpus.test(sibling)) {
@@ -43,8 +56,13 @@ CpuId AsymStableCore::idle_search_return(const SchedState& s, TaskId, IdleSearch
             break;
         }
     }
-    if (first == kNoCpu || first == cpu)
+    if (first == kNoCpu || first == cpu) {
+        if (rec)
+            note_declined(rec, name(),
+                          first == cpu ? cat("cpu ", cpu, " is already its core's first cpu in the scan mask")
+                                       : cat("no thread of cpu ", cpu, "'s core in the scan mask"));
         return kNoCpu;
+    }
     if (rec)
         note(rec, name(), "first cpu of the idle core",
              cat("cpu ", cpu, "'s core is idle (",

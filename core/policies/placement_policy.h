@@ -10,10 +10,18 @@
 // Contract of every placement hook:
 //  - it returns kNoCpu (or leaves the flag clear) unless the patch changes
 //    the decision at that point;
-//  - when it does, and only then, it appends one DecisionStep to `rec`
-//    (when rec is not null; no strings are built otherwise) whose function
-//    is the policy's name and whose branch and detail say which condition
-//    held, with the CPU it returned as the step's result;
+//  - when it does, it appends one DecisionStep to `rec` (when rec is not
+//    null) whose function is the policy's name and whose branch and detail
+//    say which condition held, with the CPU it returned as the step's result;
+//  - when it declines at a point the patch hooks, it appends one step whose
+//    function is the policy's name, whose branch is kNotTaken and whose
+//    detail is the first condition that failed, in kernel terms and with the
+//    values at hand ("SMT active", "waker cpu 3 runs 2 fair tasks"), so that
+//    a record says why the patch did not act as well as why it did. A hook
+//    consulted again within one wakeup with the same answer (once per
+//    scanned core) does not repeat its step (note_declined());
+//  - with rec null it builds no strings and allocates nothing: that is
+//    the path every unrecorded wakeup takes;
 //  - it reads the state and never writes it, so one policy object can serve
 //    many runs at once (engine/batch.cpp) and the decision is the same with
 //    or without a record.
@@ -35,6 +43,9 @@
 #include "topology/sched_domains.h"
 
 namespace wb {
+
+// The branch of a policy's step when its hook was consulted and declined.
+inline constexpr std::string_view kNotTaken = "not taken";
 
 struct PolicySwitch {
     std::string_view name;  // "smt_check"

@@ -24,8 +24,11 @@ PrevCpuHot::PrevCpuHot(std::vector<bool> on) : PlacementPolicy(info(), std::move
 
 CpuId PrevCpuHot::before_select_idle_sibling(const SchedState& s, const WakeupArgs& w, CpuId, DecisionRecord* rec) const
 {
-    if (on(kOverutilized) && cpu_overutilized(s, w.prev))
+    if (on(kOverutilized) && cpu_overutilized(s, w.prev)) {
+        if (rec)
+            note_declined(rec, name(), overutilized_text(s, "prev", w.prev));
         return kNoCpu;
+    }
     if (rec) {
         std::string why;
         if (!on(kOverutilized))

@@ -26,10 +26,16 @@ PrevCpuHotV2::PrevCpuHotV2(std::vector<bool> on) : PlacementPolicy(info(), std::
 CpuId PrevCpuHotV2::select_idle_sibling_entry(const SchedState& s, const WakeupArgs& w, CpuId,
                                               DecisionRecord* rec) const
 {
-    if (on(kEasCheck) && !s.eas_enabled)
+    if (on(kEasCheck) && !s.eas_enabled) {
+        if (rec)
+            note_declined(rec, name(), "EAS off: sched_energy_enabled() is false");
         return kNoCpu;
-    if (on(kOverutilized) && cpu_overutilized(s, w.prev))
+    }
+    if (on(kOverutilized) && cpu_overutilized(s, w.prev)) {
+        if (rec)
+            note_declined(rec, name(), overutilized_text(s, "prev", w.prev));
         return kNoCpu;
+    }
     if (rec) {
         std::string why = on(kEasCheck) ? std::string("EAS enabled") : std::string("EAS check off");
         if (!on(kOverutilized))

@@ -57,19 +57,26 @@ CpuId SisSyncStack::prev_smt_sibling(const SchedState& s, const WakeupArgs& w, D
     return kNoCpu;
 }
 
-bool SisSyncStack::stack_on_target(const SchedState& s, const WakeupArgs& w, CpuId target) const
+bool SisSyncStack::stack_on_target(const SchedState& s, const WakeupArgs& w, CpuId target, std::string* why) const
 {
+    auto fail = [why](auto&& text) {
+        if (why)
+            *why = text();
+        return false;
+    };
     if (on(kSync) && !w.sync)
-        return false;
+        return fail([&] { return not_sync_text(s, w); });
     if (on(kTaskContext) && !w.waker.in_task_context)
-        return false;
+        return fail([] { return std::string("woken from an interrupt, not task context"); });
     if (on(kWakerTarget) && target != w.waker.cpu)
-        return false;
+        return fail([&] { return cat("target ", target, " is not the waker cpu ", w.waker.cpu); });
     if (on(kReciprocal) && !reciprocal_wakeup(s, w))
-        return false;
+        return fail([&] { return not_reciprocal_text(s, w); });
     if (on(kAlone) && nr_runnable_fair(s.rq(target)) > 1)
-        return false;
-    return !(on(kFits) && s.domains->sched_asym_cpucapacity() && !task_fits_cpu(s, w.p, target));
+        return fail([&] { return fair_tasks_text("target", target, nr_runnable_fair(s.rq(target))); });
+    if (on(kFits) && s.domains->sched_asym_cpucapacity() && !task_fits_cpu(s, w.p, target))
+        return fail([&] { return does_not_fit_text(s, w.p, target); });
+    return true;
 }
 
 PlacementPolicy::AfterRecentUsedCpu SisSyncStack::after_recent_used_cpu(const SchedState& s, const WakeupArgs& w,
@@ -80,12 +87,20 @@ PlacementPolicy::AfterRecentUsedCpu SisSyncStack::after_recent_used_cpu(const Sc
     const SchedDomains& dom = *s.domains;
     const bool has_idle_core = dom.sched_smt_active() && test_idle_cores(s, target);
 
-    if (!has_idle_core && on(kSmtScan) && dom.sched_smt_active() && dom.cpus_share_cache(w.prev, target)) {
+    const bool scan = !has_idle_core && on(kSmtScan) && dom.sched_smt_active() && dom.cpus_share_cache(w.prev, target);
+    if (scan) {
         out.cpu = prev_smt_sibling(s, w, rec);
         if (out.cpu != kNoCpu)
             return out;
     }
-    if (on(kStack) && (!has_idle_core || !on(kNoIdleCore)) && stack_on_target(s, w, target)) {
+    std::string why;
+    if (!on(kStack)) {
+        if (rec)
+            why = "switch stack off";
+    } else if (has_idle_core && on(kNoIdleCore)) {
+        if (rec)
+            why = "idle core advertised (has_idle_cores)";
+    } else if (stack_on_target(s, w, target, rec ? &why : nullptr)) {
         if (rec)
             note(rec, name(), "stack sync pair on target",
                  cat(has_idle_core ? "idle core advertised (check off)" : "no idle core", on(kSync) ? ", sync" : "",
@@ -95,7 +110,12 @@ PlacementPolicy::AfterRecentUsedCpu SisSyncStack::after_recent_used_cpu(const Sc
                      on(kAlone) ? cat(", target runs ", nr_runnable_fair(s.rq(target)), " fair task(s)") : ""),
                  target);
         out.cpu = target;
+        return out;
     }
+    // Declined: the stacking condition that failed, after the sibling scan
+    // that found nothing, if it ran.
+    if (rec)
+        note_declined(rec, name(), scan ? cat("no idle SMT sibling of prev ", w.prev, "; ", why) : std::move(why));
     return out;
 }
 

@@ -28,6 +28,8 @@
 // sibling now beats the capacity scan.
 #pragma once
 
+#include <string>
+
 #include "policies/placement_policy.h"
 
 namespace wb {
@@ -43,7 +45,9 @@ public:
 
 private:
     CpuId prev_smt_sibling(const SchedState& s, const WakeupArgs& w, DecisionRecord* rec) const;
-    bool stack_on_target(const SchedState& s, const WakeupArgs& w, CpuId target) const;
+    // Whether the stacking conditions hold; with `why` (only when a record
+    // is made) *why receives the first that failed.
+    bool stack_on_target(const SchedState& s, const WakeupArgs& w, CpuId target, std::string* why) const;
 };
 
 }  // namespace wb

@@ -39,11 +39,17 @@ CpuId SmtAsymPacking::idle_search_return(const SchedState& s, TaskId p, IdleSear
                                          bool idle_core, const CpuMask& cpus, DecisionRecord* rec) const
 {
     const bool llc = where == IdleSearchReturn::SelectIdleCore || where == IdleSearchReturn::SelectIdleCpu;
-    if (!on(llc ? kLlcScan : kCapacityScan))
+    if (!on(llc ? kLlcScan : kCapacityScan)) {
+        if (rec)
+            note_declined(rec, name(), llc ? "switch llc_scan off" : "switch capacity_scan off");
         return kNoCpu;
+    }
     // Both threads must be idle: a busy sibling's thread is no choice.
-    if (!idle_core && !is_core_idle(s, cpu))
+    if (!idle_core && !is_core_idle(s, cpu)) {
+        if (rec)
+            note_declined(rec, name(), cat("cpu ", cpu, "'s core not idle (is_core_idle false)"));
         return kNoCpu;
+    }
     const Task& t = s.task(p);
     CpuId best = cpu;
     for (CpuId sibling : SmtSiblings(s, cpu)) {
@@ -52,8 +58,14 @@ CpuId SmtAsymPacking::idle_search_return(const SchedState& s, TaskId p, IdleSear
         if (capacity_of(s, sibling) >= capacity_of(s, cpu) && higher(s, sibling, best))
             best = sibling;
     }
-    if (best == cpu)
+    if (best == cpu) {
+        if (rec)
+            note_declined(
+                rec, name(),
+                cat("no idle sibling of cpu ", cpu, " ranks higher (asym_prio ",
+                    s.machine->cpus[static_cast<std::size_t>(cpu)].asym_prio, on(kSpeed) ? ", then speed)" : ")"));
         return kNoCpu;
+    }
     if (rec) {
         const CpuTopo& from = s.machine->cpus[static_cast<std::size_t>(cpu)];
         const CpuTopo& to = s.machine->cpus[static_cast<std::size_t>(best)];

@@ -7,19 +7,26 @@ namespace wb {
 
 bool sync_waker_conditions(const SchedState& s, const WakeupArgs& w, const SyncWakerChecks& checks, std::string* why)
 {
+    // Each failure returns at once, in the patch's order: the detail names
+    // the first condition that failed, the one a reader would fix first.
+    auto fail = [why](auto&& text) {
+        if (why)
+            *why = text();
+        return false;
+    };
     if (checks.sync && !w.sync)
-        return false;
+        return fail([&] { return not_sync_text(s, w); });
     if (checks.smt_check && s.domains->sched_smt_active())
-        return false;
+        return fail([] { return std::string("SMT active"); });
     if (checks.reciprocal && !reciprocal_wakeup(s, w))
-        return false;
+        return fail([&] { return not_reciprocal_text(s, w); });
     const Rq& rq = s.rq(w.waker.cpu);
     if (checks.waker_alone && nr_runnable_fair(rq) != 1)
-        return false;
+        return fail([&] { return fair_tasks_text("waker", w.waker.cpu, nr_runnable_fair(rq)); });
     // Only asymmetric systems can have a waker CPU too small for p.
     const bool asym = s.domains->sched_asym_cpucapacity();
     if (checks.fits && asym && !task_fits_cpu(s, w.p, w.waker.cpu))
-        return false;
+        return fail([&] { return does_not_fit_text(s, w.p, w.waker.cpu); });
     if (why) {
         *why = cat(checks.sync ? "sync" : "sync not checked", checks.smt_check ? ", SMT inactive" : ", SMT not checked",
                    checks.reciprocal ? cat(", p's last_wakee is current (task ", w.waker.task, ")")
@@ -64,8 +71,11 @@ SyncWakerV3::SyncWakerV3(std::vector<bool> on)
 CpuId SyncWakerV3::before_wake_affine(const SchedState& s, const WakeupArgs& w, int, DecisionRecord* rec) const
 {
     std::string why;
-    if (!sync_waker_conditions(s, w, checks_, rec ? &why : nullptr))
+    if (!sync_waker_conditions(s, w, checks_, rec ? &why : nullptr)) {
+        if (rec)
+            note_declined(rec, name(), std::move(why));
         return kNoCpu;
+    }
     if (rec)
         note(rec, name(), "reciprocal sync pair: waker cpu", std::move(why), w.waker.cpu);
     return w.waker.cpu;

@@ -39,8 +39,9 @@ struct SyncWakerChecks {
     bool fits = true;
 };
 
-// Whether the conditions hold for this wakeup; when they do and rec is not
-// null, *why receives the values that made them hold.
+// Whether the conditions hold for this wakeup. With `why` (only when a
+// record is made) *why receives the values that made them hold, or else the
+// first condition that failed ("SMT active").
 bool sync_waker_conditions(const SchedState& s, const WakeupArgs& w, const SyncWakerChecks& checks, std::string* why);
 
 class SyncWakerV3 final : public PlacementPolicy {

@@ -34,11 +34,17 @@ SyncWakerV4::SyncWakerV4(std::vector<bool> on)
 CpuId SyncWakerV4::after_wake_affine(const SchedState& s, const WakeupArgs& w, int, CpuId target,
                                      DecisionRecord* rec) const
 {
-    if (on(kTargetCheck) && target != w.waker.cpu)
+    if (on(kTargetCheck) && target != w.waker.cpu) {
+        if (rec)
+            note_declined(rec, name(), cat("wake_affine chose cpu ", target, ", not the waker cpu ", w.waker.cpu));
         return kNoCpu;
+    }
     std::string why;
-    if (!sync_waker_conditions(s, w, checks_, rec ? &why : nullptr))
+    if (!sync_waker_conditions(s, w, checks_, rec ? &why : nullptr)) {
+        if (rec)
+            note_declined(rec, name(), std::move(why));
         return kNoCpu;
+    }
     if (rec)
         note(rec, name(), target == w.waker.cpu ? "wake_affine chose the waker cpu" : "reciprocal sync pair: waker cpu",
              cat("target ", target, "; ", why), w.waker.cpu);

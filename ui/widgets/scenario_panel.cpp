@@ -3,6 +3,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QFont>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,6 +20,7 @@
 #include "io/topology_library.h"
 #include "policies/registry.h"
 #include "sched/features.h"
+#include "widgets/switch_menu.h"
 #include "workload/workload_spec.h"
 
 namespace wb {
@@ -84,6 +86,7 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
         machine_->addItem(QString::fromStdString(t.name));
         machine_->setItemData(machine_->count() - 1, QString::fromStdString(t.description), Qt::ToolTipRole);
     }
+    connect(machine_, &QComboBox::currentTextChanged, this, &ScenarioPanel::updateUnappliedEdits);
     auto* open_machine = new QToolButton(this);
     open_machine->setText(QStringLiteral("…"));
     open_machine->setToolTip(tr("Open a machine file"));
@@ -113,7 +116,10 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
         workload_->addItem(QString::fromStdString(info.name));
         workload_->setItemData(workload_->count() - 1, QString::fromStdString(info.summary), Qt::ToolTipRole);
     }
-    connect(workload_, &QComboBox::activated, this, [this](int) { buildWorkloadForm(workload_->currentText()); });
+    connect(workload_, &QComboBox::activated, this, [this](int) {
+        buildWorkloadForm(workload_->currentText());
+        updateUnappliedEdits();
+    });
     form->addRow(tr("Workload"), workload_);
     params_ = new QFormLayout;
     params_->setContentsMargins(12, 0, 0, 0);
@@ -131,12 +137,16 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
             combo->setItemData(combo->count() - 1, qs(info->summary), Qt::ToolTipRole);
         }
         auto* sw = new QToolButton(this);
+        sw->setObjectName(QStringLiteral("scenarioSwitches%1").arg(row));
         sw->setText(tr("switches"));
         sw->setPopupMode(QToolButton::InstantPopup);
-        sw->setMenu(new QMenu(sw));
+        sw->setMenu(new SwitchMenu(sw));
         policies_[row] = combo;
         switches_[row] = sw;
-        connect(combo, &QComboBox::currentTextChanged, this, [this, row] { updateSwitchMenu(row); });
+        connect(combo, &QComboBox::currentTextChanged, this, [this, row] {
+            updateSwitchMenu(row);
+            updateUnappliedEdits();
+        });
         auto* line = new QHBoxLayout;
         auto* swatch = new QLabel(this);
         swatch->setFixedSize(12, 12);
@@ -157,6 +167,7 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
         item->setToolTip(qs(f.doc));
     }
     features_->setMaximumHeight(110);
+    connect(features_, &QListWidget::itemChanged, this, &ScenarioPanel::updateUnappliedEdits);
     form->addRow(tr("Features"), features_);
 
     seed_ = new QLineEdit(this);
@@ -166,6 +177,8 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
     runs_->setObjectName(QStringLiteral("scenarioRuns"));
     runs_->setRange(1, 100000);
     runs_->setToolTip(tr("Runs per policy for the comparison (charts, exports); the grids show the first seed"));
+    connect(seed_, &QLineEdit::textChanged, this, &ScenarioPanel::updateUnappliedEdits);
+    connect(runs_, &QSpinBox::valueChanged, this, &ScenarioPanel::updateUnappliedEdits);
     auto* seed_row = new QHBoxLayout;
     seed_row->addWidget(seed_, 1);
     seed_row->addWidget(new QLabel(tr("runs"), this));
@@ -173,21 +186,28 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Seed"), seed_row);
     layout->addLayout(form);
 
-    auto* apply = new QPushButton(tr("Apply and restart"), this);
-    apply->setObjectName(QStringLiteral("scenarioApply"));
-    connect(apply, &QPushButton::clicked, this, &ScenarioPanel::applyRequested);
+    apply_ = new QPushButton(tr("Apply and restart"), this);
+    apply_->setObjectName(QStringLiteral("scenarioApply"));
+    connect(apply_, &QPushButton::clicked, this, &ScenarioPanel::applyRequested);
+    unapplied_label_ = new QLabel(tr("unapplied edits: the grids still run the scenario before them"), this);
+    unapplied_label_->setObjectName(QStringLiteral("scenarioUnapplied"));
+    unapplied_label_->setWordWrap(true);
+    unapplied_label_->setVisible(false);
     auto* copy = new QPushButton(tr("Copy as wakesim command"), this);
     copy->setObjectName(QStringLiteral("copyWakesimCommand"));
     connect(copy, &QPushButton::clicked, this, &ScenarioPanel::copyCommandRequested);
-    layout->addWidget(apply);
+    layout->addWidget(unapplied_label_);
+    layout->addWidget(apply_);
     layout->addWidget(copy);
     layout->addStretch(1);
+    set_form_ = scenario();
 }
 
 ScenarioPanel::~ScenarioPanel() = default;
 
 void ScenarioPanel::setScenario(const Scenario& scenario, int case_index)
 {
+    loading_ = true;
     scenario_ = scenario;
     machine_->setCurrentText(QString::fromStdString(scenario.machine));
     case_->clear();
@@ -203,10 +223,15 @@ void ScenarioPanel::setScenario(const Scenario& scenario, int case_index)
         // The switches menu rebuilds from the name, then takes the spec's settings.
         const auto [name, values] = split_spec(spec);
         policies_[row]->setCurrentText(policy_info(name) && !spec.contains(QLatin1Char('+')) ? name : spec);
-        for (QAction* a : switches_[row]->menu()->actions())
+        // The same policy keeps its menu: switches the spec does not name go
+        // back to their default, not to what was toggled before.
+        for (QAction* a : switches_[row]->menu()->actions()) {
+            a->setChecked(a->data().toBool());
             for (const auto& [k, v] : values)
                 if (a->text() == k)
                     a->setChecked(v == QLatin1String("on"));
+        }
+        updateSwitchButton(row);
     }
     FeatureSet feats;
     feats.apply(scenario.features);
@@ -214,6 +239,28 @@ void ScenarioPanel::setScenario(const Scenario& scenario, int case_index)
         features_->item(static_cast<int>(i))->setCheckState(feats(static_cast<Feat>(i)) ? Qt::Checked : Qt::Unchecked);
     seed_->setText(QString::number(scenario.seed));
     runs_->setValue(scenario.runs);
+    loading_ = false;
+    set_form_ = this->scenario();
+    updateUnappliedEdits();
+}
+
+void ScenarioPanel::updateUnappliedEdits()
+{
+    if (loading_)
+        return;
+    const bool unapplied = scenario() != set_form_;
+    if (unapplied == unapplied_)
+        return;
+    unapplied_ = unapplied;
+    // The bullet and the bold face mark the button that would apply them.
+    apply_->setText(unapplied ? tr("Apply and restart \u2022") : tr("Apply and restart"));
+    QFont font = apply_->font();
+    font.setBold(unapplied);
+    apply_->setFont(font);
+    apply_->setToolTip(unapplied ? tr("The form differs from the scenario running: apply to restart with it")
+                                 : QString());
+    unapplied_label_->setVisible(unapplied);
+    emit unappliedEditsChanged(unapplied);
 }
 
 void ScenarioPanel::fillWorkload(const QString& spec)
@@ -241,6 +288,7 @@ void ScenarioPanel::buildWorkloadForm(const QString& name)
         edit->setObjectName(QStringLiteral("param_%1").arg(QString::fromStdString(p.name)));
         edit->setPlaceholderText(QString::fromStdString(p.default_value));
         edit->setToolTip(QString::fromStdString(p.doc));
+        connect(edit, &QLineEdit::textChanged, this, &ScenarioPanel::updateUnappliedEdits);
         params_->addRow(QString::fromStdString(p.name), edit);
         param_edits_.push_back(edit);
         param_names_.push_back(QString::fromStdString(p.name));
@@ -253,15 +301,43 @@ void ScenarioPanel::updateSwitchMenu(int row)
     menu->clear();
     const PolicyInfo* info = policy_info(policies_[row]->currentText());
     switches_[row]->setEnabled(info && !info->switches.empty());
-    if (!info)
-        return;
-    for (const PolicySwitch& sw : info->switches) {
-        QAction* a = menu->addAction(qs(sw.name));
-        a->setCheckable(true);
-        a->setChecked(sw.default_on);
-        a->setToolTip(qs(sw.meaning));
-        a->setData(sw.default_on);
+    if (info) {
+        for (const PolicySwitch& sw : info->switches) {
+            QAction* a = menu->addAction(qs(sw.name));
+            a->setCheckable(true);
+            a->setChecked(sw.default_on);
+            a->setToolTip(tr("%1\n(default %2)").arg(qs(sw.meaning), sw.default_on ? tr("on") : tr("off")));
+            a->setData(sw.default_on);
+            connect(a, &QAction::toggled, this, [this, row] {
+                updateSwitchButton(row);
+                updateUnappliedEdits();
+            });
+        }
     }
+    updateSwitchButton(row);
+}
+
+void ScenarioPanel::updateSwitchButton(int row)
+{
+    int off = 0;
+    int on = 0;
+    QStringList changed;
+    for (QAction* a : switches_[row]->menu()->actions()) {
+        if (a->isChecked() == a->data().toBool())
+            continue;
+        ++(a->isChecked() ? on : off);
+        changed << tr("%1 %2 (default %3)")
+                       .arg(a->text(), a->isChecked() ? tr("on") : tr("off"), a->isChecked() ? tr("off") : tr("on"));
+    }
+    QStringList counts;
+    if (off > 0)
+        counts << tr("%1 off").arg(off);
+    if (on > 0)
+        counts << tr("%1 on").arg(on);
+    QToolButton* button = switches_[row];
+    button->setText(counts.isEmpty() ? tr("switches") : tr("switches (%1)").arg(counts.join(QStringLiteral(", "))));
+    button->setToolTip(changed.isEmpty() ? tr("Every switch at its default")
+                                         : tr("Not at their default:\n%1").arg(changed.join(QLatin1Char('\n'))));
 }
 
 QString ScenarioPanel::policySpec(int row) const

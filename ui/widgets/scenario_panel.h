@@ -5,7 +5,9 @@
 // per parameter, one to four policies each with its switches, scheduler
 // features, seed and runs. The panel only edits a copy: Apply hands the
 // edited Scenario to the window, which checks it and keeps what it had if
-// the scenario is bad.
+// the scenario is bad. While the form differs from the scenario last set,
+// the panel says so (hasUnappliedEdits()), so that what runs and what the
+// form shows are never silently apart.
 #pragma once
 
 #include <QString>
@@ -19,6 +21,7 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QPushButton;
 class QSpinBox;
 class QToolButton;
 
@@ -44,20 +47,33 @@ public:
     QStringList policySpecs() const;
     QString featureChanges() const;
 
+    // The form differs from the scenario last given to setScenario().
+    bool hasUnappliedEdits() const { return unapplied_; }
+
 signals:
     void applyRequested();
     void caseChosen(int index);
     void copyCommandRequested();
     void openMachineFileRequested();
     void importHostRequested();
+    void unappliedEditsChanged(bool unapplied);
 
 private:
     void buildWorkloadForm(const QString& name);
     void fillWorkload(const QString& spec);
     void updateSwitchMenu(int row);
+    // "switches (1 off)" and a tooltip naming the switches not at their default.
+    void updateSwitchButton(int row);
+    // Compares the form with the scenario set, after every edit.
+    void updateUnappliedEdits();
     QString policySpec(int row) const;
 
     Scenario scenario_;
+    // scenario() just after setScenario(): the form's own rendering of the
+    // scenario set, so that formatting differences (spec order) are no edit.
+    Scenario set_form_;
+    bool loading_ = false;  // setScenario() is filling the form
+    bool unapplied_ = false;
     QComboBox* machine_ = nullptr;
     QComboBox* case_ = nullptr;
     QComboBox* workload_ = nullptr;
@@ -69,6 +85,8 @@ private:
     QListWidget* features_ = nullptr;
     QLineEdit* seed_ = nullptr;
     QSpinBox* runs_ = nullptr;
+    QPushButton* apply_ = nullptr;
+    QLabel* unapplied_label_ = nullptr;
 };
 
 }  // namespace wb

@@ -9,9 +9,12 @@
 //    side effects;
 //  - record a step of its own exactly when it decided (path Policy), with
 //    the CPU it returned;
+//  - record its declines as "not taken" steps that name a condition and
+//    return no CPU, before any step that decided; baseline records none;
 //  - decide as baseline whenever it recorded no step.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -222,6 +225,19 @@ TEST(PolicyConformance, InvariantsHoldForEveryPolicy)
                     if (rec.steps.back().branch != "select_fallback_rq") {
                         EXPECT_EQ(st.result, with.cpu) << where;
                     }
+                }
+                const std::vector<DecisionStep> declined = declined_steps(rec);
+                if (all_specs[i] == "baseline") {
+                    EXPECT_TRUE(declined.empty()) << where;
+                }
+                for (const DecisionStep& st : declined) {
+                    EXPECT_EQ(st.result, kNoCpu) << where;
+                    EXPECT_FALSE(st.detail.empty()) << where;
+                }
+                // The policy that decided is the last one consulted.
+                if (!steps.empty()) {
+                    const auto last = std::find_if(rec.steps.rbegin(), rec.steps.rend(), is_policy_step);
+                    EXPECT_NE(last->branch, kNotTaken) << where;
                 }
                 if (steps.empty()) {
                     EXPECT_EQ(with.cpu, base.cpu) << where;

@@ -85,15 +85,31 @@ inline Pair reciprocal_pair(World& w, CpuId waker_cpu, CpuId prev)
     return pair;
 }
 
-// The steps a policy (not the kernel) recorded: their function is a
-// registered policy's name.
+inline bool is_policy_step(const DecisionStep& st)
+{
+    const std::vector<const PolicyInfo*>& catalog = policy_catalog();
+    return std::any_of(catalog.begin(), catalog.end(),
+                       [&](const PolicyInfo* info) { return st.function == info->name; });
+}
+
+// The steps in which a policy (not the kernel) changed the decision: their
+// function is a registered policy's name and their branch is not kNotTaken.
 inline std::vector<DecisionStep> policy_steps(const DecisionRecord& rec)
 {
     std::vector<DecisionStep> out;
     for (const DecisionStep& st : rec.steps)
-        for (const PolicyInfo* info : policy_catalog())
-            if (st.function == info->name)
-                out.push_back(st);
+        if (is_policy_step(st) && st.branch != kNotTaken)
+            out.push_back(st);
+    return out;
+}
+
+// The steps in which a policy was consulted and declined (kNotTaken).
+inline std::vector<DecisionStep> declined_steps(const DecisionRecord& rec)
+{
+    std::vector<DecisionStep> out;
+    for (const DecisionStep& st : rec.steps)
+        if (is_policy_step(st) && st.branch == kNotTaken)
+            out.push_back(st);
     return out;
 }
 

@@ -54,7 +54,23 @@ TEST(SisSyncStack, AnIdleCoreStillWins)
     DecisionRecord rec;
     EXPECT_EQ(x.w.wake_under("sis-sync-stack", 0, x.pair.wakee, kSyncWakeup, &rec), base);
     EXPECT_TRUE(policy_steps(rec).empty());
+    const std::vector<DecisionStep> declined = declined_steps(rec);
+    ASSERT_EQ(declined.size(), 1u);
+    EXPECT_EQ(declined[0].branch, "not taken");
+    EXPECT_EQ(declined[0].detail, "idle core advertised (has_idle_cores)");
     EXPECT_EQ(x.w.wake_under("sis-sync-stack:no_idle_core=off", 0, x.pair.wakee, kSyncWakeup), 0);
+}
+
+TEST(SisSyncStack, ADeclineAfterTheSiblingScanSaysBoth)
+{
+    // Not sync: prev's sibling 3 is busy, and the stacking needs WF_SYNC.
+    StackWorld x;
+    DecisionRecord rec;
+    EXPECT_EQ(x.w.wake_under("sis-sync-stack", 0, x.pair.wakee, WF_TTWU, &rec),
+              x.w.wake_under("baseline", 0, x.pair.wakee, WF_TTWU));
+    const std::vector<DecisionStep> declined = declined_steps(rec);
+    ASSERT_EQ(declined.size(), 1u);
+    EXPECT_EQ(declined[0].detail, "no idle SMT sibling of prev 2; not WF_SYNC");
 }
 
 TEST(SisSyncStack, StackSwitch)

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sched/fair_util.h"
+
 #include "policy_world.h"
 
 namespace wb::test {
@@ -49,6 +51,7 @@ TEST(SyncWakerV3, OtherWakeupsAreUnchanged)
     EXPECT_EQ(w.wake_under("sync-waker-v3", 0, pair.wakee, WF_TTWU, &rec),
               w.wake_under("baseline", 0, pair.wakee, WF_TTWU));
     EXPECT_TRUE(policy_steps(rec).empty());
+    EXPECT_EQ(declined_steps(rec).size(), 1u);
     // Fork takes the slow path whatever the policy.
     EXPECT_EQ(w.wake_under("sync-waker-v3", 0, pair.wakee, WF_FORK), w.wake_under("baseline", 0, pair.wakee, WF_FORK));
 }
@@ -115,6 +118,83 @@ TEST(SyncWakerV3, FitsSwitchOnAsymmetricCapacity)
     EXPECT_EQ(w.wake_under("baseline", 0, pair.wakee, kSyncWakeup), 4);
     EXPECT_EQ(w.wake_under("sync-waker-v3", 0, pair.wakee, kSyncWakeup), 4);
     EXPECT_EQ(w.wake_under("sync-waker-v3:fits=off", 0, pair.wakee, kSyncWakeup), 0);
+}
+
+// The one "not taken" step of a declined sync-waker-v3 wakeup, checked to
+// leave the decision to mainline, with or without a record.
+DecisionStep declined_once(const World& w, TaskId p, unsigned int flags)
+{
+    DecisionRecord rec;
+    const CpuId with = w.wake_under("sync-waker-v3", 0, p, flags, &rec);
+    EXPECT_EQ(with, w.wake_under("baseline", 0, p, flags));
+    EXPECT_EQ(with, w.wake_under("sync-waker-v3", 0, p, flags));
+    EXPECT_TRUE(policy_steps(rec).empty());
+    // wake_affine() still ran: the policy only looked before it.
+    EXPECT_TRUE(has_step(rec, "wake_affine_idle") || has_step(rec, "wake_affine"));
+    const std::vector<DecisionStep> declined = declined_steps(rec);
+    EXPECT_EQ(declined.size(), 1u);
+    return declined.empty() ? DecisionStep{} : declined[0];
+}
+
+TEST(SyncWakerV3, DeclineOnSmtSaysSmtActive)
+{
+    World w("llc=2,core=4,smt=2");
+    const Pair pair = reciprocal_pair(w, 0, 2);
+    const DecisionStep st = declined_once(w, pair.wakee, kSyncWakeup);
+    EXPECT_EQ(st.function, "sync-waker-v3");
+    EXPECT_EQ(st.branch, "not taken");
+    EXPECT_EQ(st.detail, "SMT active");
+    EXPECT_EQ(st.result, kNoCpu);
+}
+
+TEST(SyncWakerV3, DeclineWithoutSyncSaysNotWfSync)
+{
+    // SMT is active too, but sync is tested first: the first failure is named.
+    World w("llc=2,core=4,smt=2");
+    const Pair pair = reciprocal_pair(w, 0, 2);
+    const DecisionStep st = declined_once(w, pair.wakee, WF_TTWU);
+    EXPECT_EQ(st.branch, "not taken");
+    EXPECT_EQ(st.detail, "not WF_SYNC");
+}
+
+TEST(SyncWakerV3, DeclineForAnExitingWakerSaysItIsNotSync)
+{
+    // WF_SYNC is set, but an exiting waker will not sleep on its CPU.
+    World w("llc=2,core=4");
+    const Pair pair = reciprocal_pair(w, 0, 1);
+    w.s.task(pair.waker).exiting = true;
+    EXPECT_EQ(declined_once(w, pair.wakee, kSyncWakeup).detail, "not sync: the waker is exiting");
+}
+
+TEST(SyncWakerV3, DeclineOnABusyWakerCpuCountsItsTasks)
+{
+    World w("llc=2,core=4");
+    const Pair pair = reciprocal_pair(w, 0, 1);
+    w.queue_on(0);
+    EXPECT_EQ(declined_once(w, pair.wakee, kSyncWakeup).detail, "waker cpu 0 runs 2 fair tasks");
+    w.queue_on(0);
+    EXPECT_EQ(declined_once(w, pair.wakee, kSyncWakeup).detail, "waker cpu 0 runs 3 fair tasks");
+}
+
+TEST(SyncWakerV3, DeclineForAnotherWakerNamesTheLastWakee)
+{
+    World w("llc=2,core=4");
+    const Pair pair = reciprocal_pair(w, 0, 1);
+    const TaskId other = w.add_task(5);
+    w.s.task(pair.wakee).last_wakee = other;
+    EXPECT_EQ(declined_once(w, pair.wakee, kSyncWakeup).detail, "p's last_wakee is not current (task " +
+                                                                    std::to_string(other) + ", current task " +
+                                                                    std::to_string(pair.waker) + ")");
+}
+
+TEST(SyncWakerV3, DeclineForATooBigWakeeGivesUtilAndCapacity)
+{
+    World w("cluster=2,core=4,capacity=446x4/1024x4");
+    const Pair pair = reciprocal_pair(w, 0, 5);
+    w.s.task(pair.wakee).se.avg.util_avg = 400;
+    const std::string expected = "util " + std::to_string(task_util_est(synced_avg(w.s, pair.wakee))) +
+                                 " does not fit capacity " + std::to_string(capacity_of(w.s, 0));
+    EXPECT_EQ(declined_once(w, pair.wakee, kSyncWakeup).detail, expected);
 }
 
 }  // namespace

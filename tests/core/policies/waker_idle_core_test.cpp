@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sched/fair_util.h"
+
 #include "policy_world.h"
 
 namespace wb::test {
@@ -94,6 +96,40 @@ TEST(WakerIdleCore, WakerAloneSwitch)
     x.w.queue_on(0);
     EXPECT_EQ(x.scan("waker-idle-core", 7, true), 6);
     EXPECT_EQ(x.scan("waker-idle-core:waker_alone=off", 7, true), 1);
+}
+
+TEST(WakerIdleCore, OneDeclineStandsForEveryCoreOfTheScan)
+{
+    // Not sync: the hook is asked at each busy core ({0,1}, {2,3}, {4,5})
+    // and gives the same answer each time: one step.
+    CoreWorld x;
+    DecisionRecord rec;
+    EXPECT_EQ(x.scan("waker-idle-core", 7, false, &rec), 6);
+    EXPECT_GE(rec.scanned.size(), 6u);
+    std::vector<DecisionStep> declined = declined_steps(rec);
+    ASSERT_EQ(declined.size(), 1u);
+    EXPECT_EQ(declined[0].function, "waker-idle-core");
+    EXPECT_EQ(declined[0].branch, "not taken");
+    EXPECT_EQ(declined[0].detail, "not WF_SYNC");
+
+    // Sync, from target 1: cores {2,3} and {4,5} are not the waker's.
+    DecisionRecord rec2;
+    EXPECT_EQ(x.scan("waker-idle-core", 1, true, &rec2), 6);
+    declined = declined_steps(rec2);
+    ASSERT_EQ(declined.size(), 1u);
+    EXPECT_EQ(declined[0].detail, "the scanned core does not hold the waker cpu 0");
+}
+
+TEST(WakerIdleCore, ABusySiblingOfTheWakerIsNamed)
+{
+    CoreWorld x;
+    x.w.run_on(1);
+    DecisionRecord rec;
+    EXPECT_EQ(x.scan("waker-idle-core", 7, true, &rec), x.scan("baseline", 7, true));
+    const std::vector<DecisionStep> declined = declined_steps(rec);
+    ASSERT_EQ(declined.size(), 2u);
+    EXPECT_EQ(declined[0].detail, "the waker's sibling " + idle_text(x.w.s, 1));
+    EXPECT_EQ(declined[1].detail, "the scanned core does not hold the waker cpu 0");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
@@ -17,6 +18,7 @@
 #include "decision/decision_items.h"
 #include "decision/palette.h"
 #include "engine/simulator.h"
+#include "policies/registry.h"
 #include "sched/decision.h"
 #include "topology/synthetic.h"
 #include "workload/workload_spec.h"
@@ -268,6 +270,37 @@ private slots:
         QVERIFY(slow_path);
         QVERIFY(fast_path);
         QCOMPARE(d.nodeCount(), fixed);
+    }
+
+    void aPolicyThatDeclinedSaysWhyOnItsNode()
+    {
+        // sync-waker-v3 on SMT-2: consulted at every affine wakeup, and it
+        // declines with the condition that failed.
+        const std::unique_ptr<PlacementPolicy> policy = make_policy("sync-waker-v3");
+        SimOptions opt;
+        opt.policy = policy.get();
+        Simulator sim(parse_synthetic("synthetic:node=1,llc=1,core=4,smt=2"), make_workload("pipe:loops=50"), opt);
+        std::vector<DecisionRecord> records;
+        sim.set_record_sink([&](const DecisionRecord& r) { records.push_back(r); });
+        for (int i = 0; i < 8 && sim.step_wakeup(); ++i) {
+        }
+        const auto declined = std::find_if(records.begin(), records.end(), [](const DecisionRecord& r) {
+            return std::any_of(r.steps.begin(), r.steps.end(),
+                               [](const DecisionStep& s) { return s.function == "sync-waker-v3"; });
+        });
+        QVERIFY(declined != records.end());
+
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        d.showRecord(*declined, palette::policy_colour(1));
+        QCOMPARE(d.litSteps(), step_names(*declined));
+        DecisionNodeItem* node = d.nodeFor(QStringLiteral("sync-waker-v3"), QStringLiteral("not taken"));
+        QVERIFY(node);
+        QCOMPARE(node->kind(), DecisionNodeItem::Kind::Policy);
+        QVERIFY(node->isLit());
+        const QString detail = d.detailFor(QStringLiteral("sync-waker-v3"), QStringLiteral("not taken"));
+        QVERIFY2(detail.contains(QStringLiteral("not taken: SMT active")), qPrintable(detail));
+        QVERIFY(declined->path != WakePath::Policy);
     }
 
     void everyBranchOfALongerRunIsInTheTable()
