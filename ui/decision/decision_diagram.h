@@ -12,6 +12,13 @@
 // dashed, inserted after the step before them: a step is never dropped.
 // Items are built once; a record only restyles them.
 //
+// The policies are overlaid rather than drawn side by side: the nodes are
+// the kernel's one call graph and two policies share most of a wakeup's
+// path, so one diagram shows at a glance where they part (the coloured
+// edges split there), and the values each decided by sit together under
+// the node; two columns in a 370 px dock would halve the width each path's
+// text wraps into.
+//
 // Legibility first: the text is the view's font, never scaled below it.
 // The diagram is laid out for the view's width (text wraps) and scrolls
 // vertically; zooming in scales it up and lays it out again for the
