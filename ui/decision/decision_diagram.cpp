@@ -411,6 +411,8 @@ DecisionDiagram::DecisionDiagram(QWidget* parent) : QGraphicsView(parent), d_(st
     d_->legend = new QGraphicsTextItem;
     d_->legend->document()->setDocumentMargin(2);
     d_->legend->setFont(d_->font);
+    // The scene stays light in the dark theme too: dark ink, whatever the palette.
+    d_->legend->setDefaultTextColor(QColor(0x1a, 0x1a, 0x1a));
     d_->legend->setVisible(false);
     d_->scene->addItem(d_->legend);
 
