@@ -22,6 +22,8 @@
 #include "decision/decision_items.h"
 #include "decision/decision_panel.h"
 #include "decision/palette.h"
+#include "decision/recent_wakeups.h"
+#include "decision/recent_wakeups_model.h"
 #include "main_window.h"
 #include "sim/sim_session.h"
 #include "widgets/policy_grid.h"
@@ -144,6 +146,32 @@ private slots:
         QCOMPARE(d->records()[0].record.seq, d->records()[1].record.seq);
     }
 
+    // A wakeup picked in the list comes with the other policy's record of
+    // the same wakeup, each in its lane.
+    void aRecentWakeupShowsEveryPolicysRecordOfIt()
+    {
+        stepDefaultScenario(QSize(1280, 800));
+        DecisionDiagram* d = window_->decisionDiagram();
+        d->setAnimationInterval(0);
+        RecentWakeups* recent = window_->recentWakeups();
+        const RecentWakeupsModel* model = recent->wakeupsModel();
+        // The second policy's row of the first wakeup both recorded.
+        int row = -1;
+        for (int r = 0; r < model->rowCount() && row < 0; ++r)
+            if (model->policyAt(r) == 1)
+                for (int other = 0; other < model->rowCount(); ++other)
+                    if (model->policyAt(other) == 0 && model->recordAt(other).seq == model->recordAt(r).seq)
+                        row = r;
+        QVERIFY(row >= 0);
+        const std::uint64_t seq = model->recordAt(row).seq;
+        recent->setCurrentIndex(model->index(row, 0));
+        QCOMPARE(d->records().size(), std::size_t(2));
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(d->records()[static_cast<std::size_t>(i)].record.seq, seq);
+            QCOMPARE(d->records()[static_cast<std::size_t>(i)].policy, window_->grid(i)->policy());
+        }
+    }
+
     void toolRowZoomsTheDiagram()
     {
         stepDefaultScenario(QSize(1280, 800));
@@ -192,6 +220,7 @@ private slots:
 
         // The window's shortcuts still step from there.
         QVERIFY(big->actions().contains(focus));
+        QVERIFY(big->actions().contains(window_->findChild<QAction*>(QStringLiteral("stepAction"))));
 
         focus->trigger();
         QVERIFY(!focus->isChecked());
@@ -199,10 +228,17 @@ private slots:
         QVERIFY(!big->isVisible());
         QTRY_VERIFY(d->isVisible());
 
-        // Closing the focus window brings the diagram back too.
+        // Closing the focus window brings the diagram back too, as does Escape.
         focus->trigger();
         QVERIFY(d->window() == big);
         big->close();
+        QVERIFY(!focus->isChecked());
+        QVERIFY(d->window() == window_);
+        focus->trigger();
+        QVERIFY(d->window() == big);
+        big->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(big));
+        QTest::keyClick(d, Qt::Key_Escape);
         QVERIFY(!focus->isChecked());
         QVERIFY(d->window() == window_);
     }
