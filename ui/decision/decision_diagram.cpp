@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "decision/decision_details.h"
 #include "decision/decision_graph.h"
 #include "decision/decision_items.h"
 #include "decision/decision_text.h"
@@ -367,8 +368,9 @@ struct DecisionDiagram::State {
         visit(lane, chosen);
     }
 
-    // "wakeup #41  ■ baseline → cpu 5  ■ sync-waker-v3 → cpu 2": which
-    // colour is whose, and where each put the task.
+    // "wakeup #41  ■ baseline → cpu 5  ■ sync-waker-v3 → cpu 2  paths part
+    // at step 3": which colour is whose, where each put the task, and where
+    // to look.
     void update_legend()
     {
         legend->setVisible(labelled());
@@ -388,6 +390,12 @@ struct DecisionDiagram::State {
             e += QStringLiteral("&nbsp;\u2192&nbsp;") +
                  cpu_text(r.record.chosen).replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
             entries << e;
+        }
+        // Where the first two part: the step to read first.
+        if (shown.size() > 1) {
+            const int at = first_parting_step(shown[0].record, shown[1].record);
+            entries << (at < 0 ? QStringLiteral("same path")
+                               : QStringLiteral("paths part at step&nbsp;%1").arg(at + 1));
         }
         legend->setHtml(entries.join(QStringLiteral(" &nbsp; ")));
     }
@@ -481,6 +489,9 @@ void DecisionDiagram::showRecords(const LabelledRecords& records)
         finishAnimation();
         return;
     }
+    // An animated record is read from the top, legend first; the view then
+    // follows the steps as they light.
+    verticalScrollBar()->setValue(verticalScrollBar()->minimum());
     lightNextStep();
     if (!d_->done)
         d_->timer.start(d_->interval);

@@ -538,14 +538,18 @@ private slots:
         const QString legend_text = legend->toPlainText();
         QVERIFY2(legend_text.contains("baseline") && legend_text.contains("sync-waker-v3"), qPrintable(legend_text));
         QVERIFY2(legend_text.contains("cpu 5") && legend_text.contains("cpu 3"), qPrintable(legend_text));
+        QVERIFY2(legend_text.contains("paths part at step 3"), qPrintable(legend_text));
         const QString legend_html = legend->toHtml();
         QVERIFY(legend_html.contains(blue.name(), Qt::CaseInsensitive));
         QVERIFY(legend_html.contains(vermillion.name(), Qt::CaseInsensitive));
         check_lit_text_legible(d);
 
         // Animated, the paths grow together, a step of each per tick.
+        // An animated record starts at the top, legend in view.
         d.setAnimationInterval(60'000);
+        d.verticalScrollBar()->setValue(d.verticalScrollBar()->maximum());
         d.showRecords({{"baseline", blue, a}, {"sync-waker-v3", vermillion, b}});
+        QCOMPARE(d.verticalScrollBar()->value(), d.verticalScrollBar()->minimum());
         QCOMPARE(d.litSteps(0), step_names(a).mid(0, 1));
         QCOMPARE(d.litSteps(1), step_names(b).mid(0, 1));
         d.finishAnimation();
