@@ -68,6 +68,7 @@ DecisionNodeItem::DecisionNodeItem(QString key, QString title, QString note, Kin
     note_item_->setPlainText(note_);
     note_item_->setDefaultTextColor(kQuietInk);
     detail_item_->setDefaultTextColor(kInk);
+    // A usable shape until the diagram lays the node out for its width.
     setBaseFont(QFont());
     setWidth(250);
 }
