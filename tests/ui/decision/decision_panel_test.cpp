@@ -221,6 +221,16 @@ private slots:
         // The window's shortcuts still step from there.
         QVERIFY(big->actions().contains(focus));
         QVERIFY(big->actions().contains(window_->findChild<QAction*>(QStringLiteral("stepAction"))));
+        big->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(big));
+        for (QWidget* focused : std::initializer_list<QWidget*>{d, window_->findChild<DecisionDetails*>()}) {
+            for (Qt::Key key : {Qt::Key_Period, Qt::Key_Right}) {
+                QSignalSpy steps(window_->session(), &SimSession::stepped);
+                focused->setFocus();
+                QTest::keyClick(focused, key);
+                QVERIFY2(steps.wait(20000), focused->metaObject()->className());
+            }
+        }
 
         focus->trigger();
         QVERIFY(!focus->isChecked());
