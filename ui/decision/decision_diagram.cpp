@@ -368,9 +368,10 @@ struct DecisionDiagram::State {
         visit(lane, chosen);
     }
 
-    // "wakeup #41  ■ baseline → cpu 5  ■ sync-waker-v3 → cpu 2  paths part
-    // at step 3": which colour is whose, where each put the task, and where
-    // to look.
+    // "wakeup #41, paths part at step 3", then a line per policy:
+    // "■ baseline → cpu 5". Which colour is whose, where each put the task,
+    // and where to look. One line each, because Qt's text layout breaks a
+    // name at its hyphens ("sync-waker-|v3") when entries share a line.
     void update_legend()
     {
         legend->setVisible(labelled());
@@ -379,25 +380,25 @@ struct DecisionDiagram::State {
         bool same_wakeup = true;
         for (const LabelledRecord& r : shown)
             same_wakeup &= r.record.seq == shown.front().record.seq;
-        QStringList entries;
+        QStringList heading;
         if (same_wakeup)
-            entries << QStringLiteral("wakeup #%1").arg(shown.front().record.seq);
-        for (const LabelledRecord& r : shown) {
-            QString e =
-                QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2").arg(r.colour.name(), coloured_name(r));
-            if (!same_wakeup)
-                e += QStringLiteral("&nbsp;#%1").arg(r.record.seq);
-            e += QStringLiteral("&nbsp;\u2192&nbsp;") +
-                 cpu_text(r.record.chosen).replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
-            entries << e;
-        }
+            heading << QStringLiteral("wakeup #%1").arg(shown.front().record.seq);
         // Where the first two part: the step to read first.
         if (shown.size() > 1) {
             const int at = first_parting_step(shown[0].record, shown[1].record);
-            entries << (at < 0 ? QStringLiteral("same path")
-                               : QStringLiteral("paths part at step&nbsp;%1").arg(at + 1));
+            heading << (at < 0 ? QStringLiteral("same path") : QStringLiteral("paths part at step %1").arg(at + 1));
         }
-        legend->setHtml(entries.join(QStringLiteral(" &nbsp; ")));
+        QStringList lines;
+        if (!heading.isEmpty())
+            lines << heading.join(QStringLiteral(", "));
+        for (const LabelledRecord& r : shown) {
+            QString e =
+                QStringLiteral("<span style=\"color:%1\">\u25a0</span> %2").arg(r.colour.name(), coloured_name(r));
+            if (!same_wakeup)
+                e += QStringLiteral(" #%1").arg(r.record.seq);
+            lines << e + QStringLiteral(" \u2192 ") + cpu_text(r.record.chosen);
+        }
+        legend->setHtml(lines.join(QStringLiteral("<br>")));
     }
 };
 
@@ -522,6 +523,10 @@ void DecisionDiagram::lightNextStep()
 {
     if (d_->done)
         return;
+    // The first tick leaves the view at the top, where showRecords() put
+    // it, so that the legend is read first.
+    const bool first_tick =
+        std::all_of(d_->lanes.begin(), d_->lanes.end(), [](const State::Lane& l) { return l.next == 0; });
     State::Row* first_lit = nullptr;
     int step_index = -1;
     bool all_done = true;
@@ -540,7 +545,7 @@ void DecisionDiagram::lightNextStep()
     }
     if (d_->interval > 0 || all_done)
         relayout();
-    if (d_->interval > 0 && first_lit)
+    if (d_->interval > 0 && first_lit && !first_tick)
         ensureVisible(first_lit->node, 20, 40);
     if (step_index >= 0)
         emit stepLit(step_index);

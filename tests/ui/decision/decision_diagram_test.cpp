@@ -547,9 +547,11 @@ private slots:
         // Animated, the paths grow together, a step of each per tick.
         // An animated record starts at the top, legend in view.
         d.setAnimationInterval(60'000);
+        d.resize(420, 200);
         d.verticalScrollBar()->setValue(d.verticalScrollBar()->maximum());
         d.showRecords({{"baseline", blue, a}, {"sync-waker-v3", vermillion, b}});
         QCOMPARE(d.verticalScrollBar()->value(), d.verticalScrollBar()->minimum());
+        QVERIFY(d.mapFromScene(d.legend()->sceneBoundingRect()).boundingRect().top() >= 0);
         QCOMPARE(d.litSteps(0), step_names(a).mid(0, 1));
         QCOMPARE(d.litSteps(1), step_names(b).mid(0, 1));
         d.finishAnimation();
