@@ -63,6 +63,16 @@ QString decision_details_html(const LabelledRecords& records)
     for (std::size_t i = 1; i < records.size(); ++i) {
         const LabelledRecord& a = records.front();
         const LabelledRecord& b = records[i];
+        if (a.record.seq != b.record.seq) {
+            html += QStringLiteral(
+                        "<p>%1's wakeup #%2 and %3's #%4 are different wakeups: the runs have drifted "
+                        "apart since they first diverged.</p>")
+                        .arg(esc(policy_label(a)))
+                        .arg(a.record.seq)
+                        .arg(esc(policy_label(b)))
+                        .arg(b.record.seq);
+            continue;
+        }
         const int at = first_parting_step(a.record, b.record);
         if (at < 0) {
             html +=

@@ -383,8 +383,11 @@ struct DecisionDiagram::State {
         QStringList heading;
         if (same_wakeup)
             heading << QStringLiteral("wakeup #%1").arg(shown.front().record.seq);
-        // Where the first two part: the step to read first.
-        if (shown.size() > 1) {
+        // Where the first two part: the step to read first. Their n-th
+        // wakeups are different ones once the runs have drifted apart.
+        if (!same_wakeup)
+            heading << QStringLiteral("different wakeups: the runs have drifted apart");
+        else if (shown.size() > 1) {
             const int at = first_parting_step(shown[0].record, shown[1].record);
             heading << (at < 0 ? QStringLiteral("same path") : QStringLiteral("paths part at step %1").arg(at + 1));
         }

@@ -583,6 +583,21 @@ private slots:
         QVERIFY(text.contains("\u2192 cpu 5"));
         QVERIFY(text.contains("chosen cpu 3 via target_idle"));
         QVERIFY(details.toHtml().contains(palette::policy_colour(1).name(), Qt::CaseInsensitive));
+
+        // Once the runs drift apart their n-th wakeups differ: no parting step.
+        DecisionRecord later = b;
+        later.seq = a.seq + 7;
+        details.showRecords(
+            {{"baseline", palette::policy_colour(0), a}, {"sync-waker-v3", palette::policy_colour(1), later}});
+        QVERIFY2(details.toPlainText().contains("are different wakeups"), qPrintable(details.toPlainText()));
+        QVERIFY(!details.toPlainText().contains("paths part"));
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        d.showRecords(
+            {{"baseline", palette::policy_colour(0), a}, {"sync-waker-v3", palette::policy_colour(1), later}});
+        const QString legend = d.legend()->toPlainText();
+        QVERIFY2(legend.contains("different wakeups") && legend.contains("#48"), qPrintable(legend));
+        QVERIFY(!legend.contains("paths part"));
     }
 
     void clearReturnsEveryNodeToGrey()
