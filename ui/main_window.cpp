@@ -27,6 +27,8 @@
 #include "charts/headline_chart.h"
 #include "charts/placement_chart.h"
 #include "decision/decision_diagram.h"
+#include "decision/decision_focus.h"
+#include "decision/decision_panel.h"
 #include "decision/recent_wakeups.h"
 #include "export/export_dialog.h"
 #include "export/export_frame.h"
@@ -185,6 +187,12 @@ void MainWindow::buildActions()
     export_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     connect(export_, &QAction::triggered, this, &MainWindow::exportFocused);
     addAction(export_);
+    decision_focus_ = new QAction(tr("&Decision focus"), this);
+    decision_focus_->setObjectName(QStringLiteral("decisionFocusAction"));
+    decision_focus_->setCheckable(true);
+    decision_focus_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    decision_focus_->setToolTip(tr("The decision path in a window of its own, as large as this one (Ctrl+D)"));
+    addAction(decision_focus_);
 }
 
 void MainWindow::buildDocks()
@@ -218,10 +226,16 @@ void MainWindow::buildDocks()
         dock(tr("Sched domains"), QStringLiteral("domainDock"), domains_, Qt::LeftDockWidgetArea);
     connect(domains_, &DomainPanel::domainSelected, this, &MainWindow::onDomainSelected);
 
-    diagram_ = new DecisionDiagram(this);
+    auto* decision = new DecisionPanel(this);
+    diagram_ = decision->diagram();
     diagram_->setObjectName(QStringLiteral("decisionDiagram"));
+    decision->addToolAction(decision_focus_);
+    auto* focus = new DecisionFocus(decision, this);
+    focus->carryActions({toggle_, step_, divergence_, decision_focus_, export_});
+    connect(decision_focus_, &QAction::toggled, focus, &DecisionFocus::setFocused);
+    connect(focus, &DecisionFocus::focusedChanged, decision_focus_, &QAction::setChecked);
     QDockWidget* diagram_dock =
-        dock(tr("Decision path"), QStringLiteral("diagramDock"), diagram_, Qt::RightDockWidgetArea);
+        dock(tr("Decision path"), QStringLiteral("diagramDock"), focus->home(), Qt::RightDockWidgetArea);
     connect(diagram_, &DecisionDiagram::breakOnBranchRequested, this,
             [this](const QString& function, const QString& branch) {
                 addBreakpoint({Breakpoint::Kind::Branch, function.toStdString(), branch.toStdString()});
@@ -295,6 +309,7 @@ void MainWindow::buildMenus()
 
     view_menu_ = menuBar()->addMenu(tr("&View"));
     view_menu_->addAction(present_);
+    view_menu_->addAction(decision_focus_);
     view_menu_->addAction(export_);
     auto* themes = new QActionGroup(this);
     QAction* light = view_menu_->addAction(tr("&Light theme"));

@@ -220,6 +220,7 @@ private:
     QAction* restart_ = nullptr;
     QAction* present_ = nullptr;
     QAction* export_ = nullptr;
+    QAction* decision_focus_ = nullptr;
     QAction* break_divergence_ = nullptr;
     QAction* break_idle_core_ = nullptr;
     QSlider* speed_slider_ = nullptr;

@@ -11,6 +11,8 @@
 #include <QStringList>
 #include <QThread>
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "charts/charts_panel.h"
 #include "charts/headline_chart.h"
@@ -20,6 +22,7 @@
 #include "decision/decision_diagram.h"
 #include "decision/palette.h"
 #include "decision/recent_wakeups.h"
+#include "decision/recent_wakeups_model.h"
 #include "divergence_text.h"
 #include "main_window_loaded.h"
 #include "metrics/comparison.h"
@@ -275,13 +278,14 @@ void MainWindow::onStepped(const StepRecords& records)
             recent_seen_[i] = rec->seq + 1;
         }
     }
-    int shown = std::clamp(diagram_policy_, 0, static_cast<int>(records.records.size()) - 1);
-    if (shown >= 0 && !records.records[static_cast<std::size_t>(shown)])
-        for (std::size_t i = 0; i < records.records.size(); ++i)
-            if (records.records[i])
-                shown = static_cast<int>(i);
-    if (shown >= 0 && records.records[static_cast<std::size_t>(shown)])
-        showRecordInDiagram(shown, *records.records[static_cast<std::size_t>(shown)]);
+    // Every policy's path for this wakeup, overlaid in policy order so that
+    // each keeps its colour and lane.
+    LabelledRecords shown;
+    for (std::size_t i = 0; i < records.records.size() && i < grids_.size(); ++i)
+        if (records.records[i])
+            shown.push_back({grids_[i]->policy(), palette::policy_colour(static_cast<int>(i)), *records.records[i]});
+    if (!shown.empty())
+        diagram_->showRecords(shown);
     if (records.diverged && !records.records.empty() && records.records.front()) {
         std::vector<PolicyChoice> choices;
         for (std::size_t i = 0; i < records.records.size() && i < grids_.size(); ++i)
@@ -290,9 +294,26 @@ void MainWindow::onStepped(const StepRecords& records)
     }
 }
 
+// A wakeup picked in the list: with the other policies' records of the same
+// wakeup the list still holds, so that the diagram compares them.
 void MainWindow::showRecordInDiagram(int policy, const DecisionRecord& rec)
 {
-    diagram_->showRecord(rec, palette::policy_colour(policy));
+    std::vector<std::optional<DecisionRecord>> by_policy(grids_.size());
+    if (policy >= 0 && policy < gridCount())
+        by_policy[static_cast<std::size_t>(policy)] = rec;
+    const RecentWakeupsModel* model = recent_->wakeupsModel();
+    for (int row = model->rowCount() - 1; row >= 0; --row) {
+        const int p = model->policyAt(row);
+        if (p >= 0 && p < gridCount() && !by_policy[static_cast<std::size_t>(p)] && model->recordAt(row).seq == rec.seq)
+            by_policy[static_cast<std::size_t>(p)] = model->recordAt(row);
+    }
+    LabelledRecords shown;
+    for (std::size_t i = 0; i < by_policy.size(); ++i)
+        if (by_policy[i])
+            shown.push_back({grids_[i]->policy(), palette::policy_colour(static_cast<int>(i)), *by_policy[i]});
+    if (shown.empty())
+        shown.push_back({QString(), palette::policy_colour(policy), rec});
+    diagram_->showRecords(shown);
 }
 
 void MainWindow::onStateChanged(SimState state)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "decision/decision_items.h"
 
-#include <QFont>
 #include <QFontMetricsF>
+#include <QGraphicsTextItem>
 #include <QPainter>
 #include <QPen>
+#include <QStringList>
+#include <QTextDocument>
+#include <QTextOption>
 #include <algorithm>
 #include <cmath>
 
@@ -14,85 +17,199 @@ namespace wb {
 
 namespace {
 
-constexpr double kNodeWidth = 250;
-constexpr double kNodeHeight = 34;
+constexpr double kPad = 6;
+constexpr double kStripe = 4;  // per policy, on the left edge of a node two policies reached
+constexpr double kBadgeGap = 3;
 constexpr double kEdgeZ = 1;
 constexpr double kTakenEdgeZ = 2;
 constexpr double kArrow = 6;
+constexpr double kLaneDy = 3;     // a policy's edges sit this much lower than the previous policy's
+constexpr double kLaneBow = 6;    // ... and arc this much farther left
+constexpr double kMaxBow = 34;    // the widest mainline arc
+constexpr double kDocMargin = 1;  // QTextDocument's default 4 wastes a line's worth per node
 
-QFont title_font()
+const QColor kInk(0x1a, 0x1a, 0x1a);
+const QColor kQuietInk(0x55, 0x59, 0x60);
+
+QGraphicsTextItem* text_child(QGraphicsItem* parent, bool wrap_anywhere)
 {
-    QFont f;
-    f.setPointSizeF(8.5);
-    f.setBold(true);
-    return f;
+    auto* t = new QGraphicsTextItem(parent);
+    t->setAcceptHoverEvents(false);
+    t->setAcceptedMouseButtons(Qt::NoButton);
+    t->document()->setDocumentMargin(kDocMargin);
+    if (wrap_anywhere) {
+        // Kernel names have no spaces; a narrow dock breaks them rather
+        // than cutting them off.
+        QTextOption o = t->document()->defaultTextOption();
+        o.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        t->document()->setDefaultTextOption(o);
+    }
+    return t;
 }
 
-QFont note_font()
+double badge_width(const QFontMetricsF& fm, const QString& order)
 {
-    QFont f;
-    f.setPointSizeF(7);
-    return f;
+    return fm.horizontalAdvance(order) + 10;
 }
 
 }  // namespace
 
 DecisionNodeItem::DecisionNodeItem(QString key, QString title, QString note, Kind kind)
-    : key_(std::move(key)), title_(std::move(title)), note_(note), fixed_note_(std::move(note)), kind_(kind)
+    : key_(std::move(key)),
+      title_(std::move(title)),
+      note_(std::move(note)),
+      kind_(kind),
+      title_item_(text_child(this, true)),
+      note_item_(text_child(this, false)),
+      detail_item_(text_child(this, false))
 {
     setZValue(10);
+    title_item_->setPlainText(title_);
+    note_item_->setPlainText(note_);
+    note_item_->setDefaultTextColor(kQuietInk);
+    detail_item_->setDefaultTextColor(kInk);
+    // A usable shape until the diagram lays the node out for its width.
+    setBaseFont(QFont());
+    setWidth(250);
 }
 
-QSizeF DecisionNodeItem::size()
+void DecisionNodeItem::setBaseFont(const QFont& font)
 {
-    return {kNodeWidth, kNodeHeight};
+    font_ = font;
+    QFont bold = font;
+    bold.setBold(true);
+    title_item_->setFont(bold);
+    note_item_->setFont(font);
+    detail_item_->setFont(font);
+    relayout();
+}
+
+void DecisionNodeItem::setWidth(double width)
+{
+    if (width == size_.width())
+        return;
+    size_.setWidth(width);
+    relayout();
+}
+
+void DecisionNodeItem::setVisits(std::vector<Visit> visits)
+{
+    visits_ = std::move(visits);
+    relayout();
+    update();
+}
+
+bool DecisionNodeItem::isFinal() const
+{
+    return std::any_of(visits_.begin(), visits_.end(), [](const Visit& v) { return v.final; });
+}
+
+void DecisionNodeItem::setDetailHtml(const QString& html)
+{
+    detail_item_->setHtml(html);
+    relayout();
+}
+
+QString DecisionNodeItem::detailText() const
+{
+    return detail_item_->isVisible() ? detail_item_->toPlainText() : QString();
+}
+
+QString DecisionNodeItem::fullText() const
+{
+    QStringList parts{title_};
+    if (!note_.isEmpty())
+        parts << note_;
+    if (const QString d = detailText(); !d.isEmpty())
+        parts << d;
+    return parts.join(QLatin1Char('\n'));
+}
+
+std::vector<const QGraphicsTextItem*> DecisionNodeItem::shownTextItems() const
+{
+    std::vector<const QGraphicsTextItem*> out;
+    for (const QGraphicsTextItem* t : {title_item_, note_item_, detail_item_})
+        if (t->isVisible())
+            out.push_back(t);
+    return out;
+}
+
+void DecisionNodeItem::relayout()
+{
+    prepareGeometryChange();
+    const double width = size_.width();
+    const double stripes = visits_.size() > 1 ? kStripe * static_cast<double>(visits_.size()) : 0;
+    const double left = kPad + stripes;
+    double badges = 0;
+    {
+        QFont bold = font_;
+        bold.setBold(true);
+        const QFontMetricsF fm(bold);
+        for (const Visit& v : visits_)
+            if (!v.order.isEmpty())
+                badges += badge_width(fm, v.order) + kBadgeGap;
+    }
+    const double text_width = std::max(40.0, width - left - kPad);
+    title_item_->setTextWidth(std::max(40.0, text_width - badges));
+    title_item_->setPos(left, kPad / 2);
+    title_height_ = title_item_->boundingRect().height();
+    double y = kPad / 2 + title_height_;
+
+    const bool lit = isLit();
+    const bool show_note = lit && !note_.isEmpty();
+    note_item_->setVisible(show_note);
+    if (show_note) {
+        note_item_->setTextWidth(text_width);
+        note_item_->setPos(left, y);
+        y += note_item_->boundingRect().height();
+    }
+    const bool show_detail = lit && !detail_item_->document()->isEmpty();
+    detail_item_->setVisible(show_detail);
+    if (show_detail) {
+        detail_item_->setTextWidth(text_width);
+        detail_item_->setPos(left, y);
+        y += detail_item_->boundingRect().height();
+    }
+    title_item_->setDefaultTextColor(lit ? kInk : kQuietInk);
+    size_.setHeight(y + kPad / 2);
+    setToolTip(fullText());
 }
 
 QRectF DecisionNodeItem::boundingRect() const
 {
-    return QRectF(QPointF(0, 0), size()).adjusted(-2, -2, 2, 2);
+    return QRectF(QPointF(0, 0), size_).adjusted(-2, -2, 2, 2);
 }
 
-void DecisionNodeItem::setLit(const QColor& colour, const QString& order)
+QPointF DecisionNodeItem::anchor() const
 {
-    lit_ = true;
-    colour_ = colour;
-    order_ = order;
-    update();
-}
-
-void DecisionNodeItem::setUnlit()
-{
-    if (!lit_ && !final_)
-        return;
-    lit_ = false;
-    final_ = false;
-    order_.clear();
-    note_ = fixed_note_;
-    update();
-}
-
-void DecisionNodeItem::setNote(const QString& note)
-{
-    note_ = note;
-    update();
-}
-
-void DecisionNodeItem::setFinal(bool final)
-{
-    final_ = final;
-    update();
+    return mapToScene(QPointF(0, kPad / 2 + title_height_ / 2));
 }
 
 void DecisionNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
-    const QRectF r(QPointF(0, 0), size());
+    const QRectF r(QPointF(0, 0), size_);
+    const bool lit = isLit();
+    const bool shared = visits_.size() > 1;
+    const QColor first = lit ? visits_.front().colour : palette::inactive();
     QColor fill = Qt::white;
-    if (lit_) {
-        fill = colour_;
-        fill.setAlphaF(final_ ? 0.45 : 0.14);
+    if (lit) {
+        // Tinted by the policy that decided here, else by the first visitor.
+        fill = first;
+        for (const Visit& v : visits_)
+            if (v.final) {
+                fill = v.colour;
+                break;
+            }
+        fill.setAlphaF(isFinal() ? 0.30 : 0.10);
     }
-    QPen border(lit_ ? colour_ : palette::inactive(), lit_ ? 2.5 : 1);
+    // Two policies: a neutral border and one stripe per policy, so neither
+    // colour claims the node.
+    QPen border(!lit     ? palette::inactive()
+                : shared ? QColor(0x40, 0x44, 0x4a)
+                         : first,
+                !lit        ? 1.0
+                : isFinal() ? 3.0
+                            : 2.0);
     // A patch's own steps and unknown functions are dashed: not mainline.
     if (kind_ != Kind::Fixed)
         border.setStyle(Qt::DashLine);
@@ -101,50 +218,61 @@ void DecisionNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*,
     painter->setBrush(fill);
     painter->drawRoundedRect(r.adjusted(1, 1, -1, -1), 5, 5);
 
-    const QColor ink = lit_ ? QColor(0x1a, 0x1a, 0x1a) : QColor(0x60, 0x64, 0x6a);
-    const QRectF text = r.adjusted(8, 2, -8, -2);
-    QRectF title_rect = text;
-    title_rect.setHeight(text.height() * 0.55);
-    QRectF note_rect = text;
-    note_rect.setTop(title_rect.bottom());
-
-    painter->setPen(ink);
-    painter->setFont(title_font());
-    double badge_width = 0;
-    if (!order_.isEmpty()) {
-        const QFontMetricsF fm(title_font());
-        badge_width = fm.horizontalAdvance(order_) + 10;
-        const QRectF badge(text.right() - badge_width, title_rect.top() + 1, badge_width, title_rect.height() - 2);
-        painter->setBrush(colour_);
+    if (shared) {
         painter->setPen(Qt::NoPen);
+        for (std::size_t i = 0; i < visits_.size(); ++i) {
+            painter->setBrush(visits_[i].colour);
+            painter->drawRect(QRectF(3 + kStripe * static_cast<double>(i), 3, kStripe - 1, r.height() - 6));
+        }
+    }
+
+    // One badge per policy, its step numbers white on its colour, right to
+    // left in policy order.
+    QFont bold = font_;
+    bold.setBold(true);
+    const QFontMetricsF fm(bold);
+    painter->setFont(bold);
+    double right = r.right() - kPad;
+    const double badge_height = std::min(fm.height() + 2, title_height_);
+    const double badge_top = kPad / 2 + (title_height_ - badge_height) / 2;
+    for (auto it = visits_.rbegin(); it != visits_.rend(); ++it) {
+        // Headers (select_task_rq_fair, select_idle_sibling) are entered,
+        // not a step: no number to show.
+        if (it->order.isEmpty())
+            continue;
+        const double w = badge_width(fm, it->order);
+        const QRectF badge(right - w, badge_top, w, badge_height);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(it->colour);
         painter->drawRoundedRect(badge, 4, 4);
         painter->setPen(Qt::white);
-        painter->drawText(badge, Qt::AlignCenter, order_);
-        painter->setPen(ink);
+        painter->drawText(badge, Qt::AlignCenter, it->order);
+        right -= w + kBadgeGap;
     }
-    const QFontMetricsF title_metrics(title_font());
-    const double title_width = title_rect.width() - badge_width - 4;
-    painter->drawText(title_rect.adjusted(0, 0, -badge_width - 4, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                      title_metrics.elidedText(title_, Qt::ElideRight, title_width));
-    painter->setFont(note_font());
-    painter->drawText(note_rect, Qt::AlignLeft | Qt::AlignVCenter,
-                      QFontMetricsF(note_font()).elidedText(note_, Qt::ElideRight, note_rect.width()));
 }
 
-DecisionEdgeItem::DecisionEdgeItem(DecisionNodeItem* from, DecisionNodeItem* to) : from_(from), to_(to)
+DecisionEdgeItem::DecisionEdgeItem(DecisionNodeItem* from, DecisionNodeItem* to, int lane)
+    : from_(from), to_(to), lane_(lane)
 {
     setZValue(kEdgeZ);
     updatePath();
 }
 
+double DecisionEdgeItem::maxReach(int lanes)
+{
+    return kMaxBow + kLaneBow * std::max(0, lanes - 1) + 4;
+}
+
 void DecisionEdgeItem::updatePath()
 {
     prepareGeometryChange();
-    const QPointF a = from_->anchor();
-    const QPointF b = to_->anchor();
+    const double lane = std::max(0, lane_);
+    const QPointF shift(0, kLaneDy * lane);
+    const QPointF a = from_->anchor() + shift;
+    const QPointF b = to_->anchor() + shift;
     // Arcs in the left gutter, wider the farther they jump, so that a long
     // jump (a return to "chosen") does not hide the short ones.
-    const double bow = std::min(16 + 0.3 * std::abs(b.y() - a.y()), 150.0);
+    const double bow = std::min(12 + 0.12 * std::abs(b.y() - a.y()), kMaxBow) + kLaneBow * lane;
     path_ = QPainterPath(a);
     path_.cubicTo(a - QPointF(bow, 0), b - QPointF(bow, 0), b - QPointF(kArrow, 0));
     head_ = QPolygonF({b, b - QPointF(kArrow * 1.6, kArrow * 0.8), b - QPointF(kArrow * 1.6, -kArrow * 0.8)});

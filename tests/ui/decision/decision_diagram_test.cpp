@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <QAction>
+#include <QApplication>
+#include <QFontInfo>
 #include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QMenu>
 #include <QObject>
+#include <QScrollBar>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextDocument>
+#include <QWheelEvent>
 #include <algorithm>
 #include <memory>
 #include <set>
@@ -13,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "decision/decision_details.h"
 #include "decision/decision_diagram.h"
 #include "decision/decision_graph.h"
 #include "decision/decision_items.h"
@@ -116,6 +123,78 @@ std::vector<DecisionRecord> pipe_records(int wakeups)
     for (int i = 0; i < wakeups && sim.step_wakeup(); ++i) {
     }
     return records;
+}
+
+// The same wakeup under a policy whose wake_affine_idle finds prev idle:
+// the paths agree for two steps and part at the third.
+DecisionRecord prev_idle_record()
+{
+    DecisionRecord r = llc_scan_record();
+    r.steps.resize(2);
+    r.steps.push_back({"wake_affine_idle", "prev idle", "prev 3 idle", 3});
+    r.steps.push_back({"wake_affine", "prev", "target = prev 3", 3});
+    r.steps.push_back({"select_idle_sibling", "target idle", "cpu 3 idle", 3});
+    r.target = 3;
+    r.chosen = 3;
+    r.path = WakePath::TargetIdle;
+    r.from_waker = DistanceClass::Llc;
+    r.from_prev = DistanceClass::SameCpu;
+    return r;
+}
+
+// The taken edges drawn in `colour`.
+std::set<std::pair<QString, QString>> taken_edges_in(DecisionDiagram& d, const QColor& colour)
+{
+    std::set<std::pair<QString, QString>> out;
+    for (QGraphicsItem* item : d.scene()->items()) {
+        if (item->type() != DecisionEdgeItem::Type)
+            continue;
+        auto* e = static_cast<DecisionEdgeItem*>(item);
+        if (e->isTaken() && e->isVisible() && e->colour() == colour)
+            out.insert({e->from()->key(), e->to()->key()});
+    }
+    return out;
+}
+
+int app_font_pixels()
+{
+    return QFontInfo(QApplication::font()).pixelSize();
+}
+
+// Every lit node's text is at least the application's font on screen, wraps
+// within the node, and the node lies within the viewport's width.
+void check_lit_text_legible(DecisionDiagram& d)
+{
+    const double scale = d.transform().m11();
+    QVERIFY2(scale >= 1.0, qPrintable(QString::number(scale)));
+    int lit = 0;
+    for (DecisionNodeItem* n : nodes(d)) {
+        if (!n->isLit())
+            continue;
+        ++lit;
+        const QRect on_screen = d.mapFromScene(n->sceneBoundingRect()).boundingRect();
+        QVERIFY2(on_screen.right() <= d.viewport()->width() + 3, qPrintable(QStringLiteral("%1 reaches x %2 of %3")
+                                                                                .arg(n->key())
+                                                                                .arg(on_screen.right())
+                                                                                .arg(d.viewport()->width())));
+        QVERIFY(!n->shownTextItems().empty());
+        for (const QGraphicsTextItem* t : n->shownTextItems()) {
+            const int pixels = QFontInfo(t->font()).pixelSize();
+            QVERIFY2(pixels * scale >= app_font_pixels(),
+                     qPrintable(
+                         QStringLiteral("%1: %2 px < %3 px").arg(n->key()).arg(pixels * scale).arg(app_font_pixels())));
+            QVERIFY2(!t->toPlainText().contains(QChar(0x2026)), qPrintable(t->toPlainText()));
+            // Wrapped, not overflowing: no line is wider than the text's box,
+            // and the box lies within the node.
+            QVERIFY2(t->document()->size().width() <= t->textWidth() + 0.5, qPrintable(t->toPlainText()));
+            const QRectF box = t->mapRectToParent(t->boundingRect());
+            QVERIFY2(box.right() <= n->size().width() + 0.5 && box.bottom() <= n->size().height() + 0.5,
+                     qPrintable(n->key() + QStringLiteral(": ") + t->toPlainText()));
+        }
+        QVERIFY(n->toolTip().contains(n->title()));
+        QVERIFY(n->toolTip().contains(n->detailText()));
+    }
+    QVERIFY(lit > 0);
 }
 
 }  // namespace
@@ -363,6 +442,195 @@ private slots:
 
         // Nothing to offer away from the nodes.
         QVERIFY(!d.createBranchMenu(QPoint(2, 2)));
+    }
+
+    // In a dock as narrow as the default one, the text keeps the font's
+    // size and wraps: the old diagram scaled everything to half.
+    void litTextKeepsTheFontSizeAndWrapsInANarrowView()
+    {
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        d.resize(360, 500);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        d.showRecord(llc_scan_record(), palette::policy_colour(0));
+        QCOMPARE(d.zoom(), 1.0);
+        QCOMPARE(d.transform().m11(), 1.0);
+        check_lit_text_legible(d);
+        // Everything fits sideways: the diagram scrolls only downwards.
+        QVERIFY(d.horizontalScrollBar()->maximum() <= 0);
+        QVERIFY(d.verticalScrollBar()->maximum() > 0);
+        // The whole deciding value is there, under its node.
+        const QString header = d.detailFor("select_task_rq_fair", "affine domain");
+        QVERIFY2(header.contains("MC (0-7) spans waker 2 and prev 3"), qPrintable(header));
+        // Wider view, same font, fewer lines: laid out for the width.
+        DecisionNodeItem* entry = node_by_key(d, "select_task_rq_fair");
+        const double narrow_height = entry->size().height();
+        d.resize(900, 500);
+        QTRY_VERIFY(entry->size().width() > 600);
+        QVERIFY(entry->size().height() < narrow_height);
+        QCOMPARE(d.transform().m11(), 1.0);
+        check_lit_text_legible(d);
+    }
+
+    void zoomScalesAndNeverGoesBelowFit()
+    {
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        d.resize(420, 500);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        d.showRecord(llc_scan_record(), palette::policy_colour(0));
+        QSignalSpy zoomed(&d, &DecisionDiagram::zoomChanged);
+
+        d.zoomIn();
+        QCOMPARE(d.transform().m11(), 1.25);
+        QCOMPARE(d.transform().m22(), 1.25);
+        // Laid out again for the narrower scene width: still no sideways scroll.
+        QVERIFY(d.horizontalScrollBar()->maximum() <= 0);
+        check_lit_text_legible(d);
+        d.zoomOut();
+        QCOMPARE(d.transform().m11(), 1.0);
+        // Below fit the text would shrink under the font: refused.
+        d.zoomOut();
+        QCOMPARE(d.zoom(), 1.0);
+        QCOMPARE(d.transform().m11(), 1.0);
+        QCOMPARE(zoomed.count(), 2);
+
+        // The keys, and Ctrl+wheel.
+        QTest::keyClick(&d, Qt::Key_Equal, Qt::ControlModifier);
+        QCOMPARE(d.zoom(), 1.25);
+        QTest::keyClick(&d, Qt::Key_Plus, Qt::ControlModifier);
+        QCOMPARE(d.zoom(), 1.25 * 1.25);
+        QTest::keyClick(&d, Qt::Key_Minus, Qt::ControlModifier);
+        QCOMPARE(d.zoom(), 1.25);
+        QTest::keyClick(&d, Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(d.zoom(), 1.0);
+        const QPointF at(100, 100);
+        QWheelEvent wheel(at, d.viewport()->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(d.viewport(), &wheel);
+        QCOMPARE(d.zoom(), 1.25);
+        QCOMPARE(d.transform().m11(), 1.25);
+        d.fitToWidth();
+        QCOMPARE(d.transform().m11(), 1.0);
+        d.setZoom(100);
+        QCOMPARE(d.zoom(), DecisionDiagram::kMaxZoom);
+    }
+
+    // Two policies, one wakeup: each path in its colour, labelled.
+    void overlaysEveryPolicysPathLabelled()
+    {
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        d.resize(420, 700);
+        d.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&d));
+        const QColor blue = palette::policy_colour(0);
+        const QColor vermillion = palette::policy_colour(1);
+        const DecisionRecord a = llc_scan_record();
+        const DecisionRecord b = prev_idle_record();
+        d.showRecords({{"baseline", blue, a}, {"sync-waker-v3", vermillion, b}});
+
+        QCOMPARE(d.records().size(), std::size_t(2));
+        QCOMPARE(d.litSteps(0), step_names(a));
+        QCOMPARE(d.litSteps(1), step_names(b));
+        QCOMPARE(d.record()->chosen, a.chosen);
+
+        // Each policy's taken edges in its own colour; they share the start.
+        const auto blue_edges = taken_edges_in(d, blue);
+        const auto red_edges = taken_edges_in(d, vermillion);
+        QVERIFY(blue_edges.count({"sis_budget", "sis_scan"}));
+        QVERIFY(!red_edges.count({"sis_budget", "sis_scan"}));
+        QVERIFY(red_edges.count({"select_idle_sibling", "sis_target"}));
+        QVERIFY(red_edges.count({"sis_target", "chosen"}));
+        QVERIFY(blue_edges.count({"wake_wide", "domain_walk"}));
+        QVERIFY(red_edges.count({"wake_wide", "domain_walk"}));
+
+        // A node both reached carries both colours and both step numbers.
+        DecisionNodeItem* wide = d.nodeFor("wake_wide", "not wide");
+        QCOMPARE(wide->visits().size(), std::size_t(2));
+        QCOMPARE(wide->visits()[0].colour, blue);
+        QCOMPARE(wide->visits()[1].colour, vermillion);
+        // The same values are said once, naming both policies.
+        const QString wide_text = d.detailFor("wake_wide", "not wide");
+        QVERIFY2(wide_text.startsWith("baseline, sync-waker-v3: not wide: wakee_flips 1/1"), qPrintable(wide_text));
+        // Where they part, each says its own.
+        const QString idle = d.detailFor("wake_affine_idle", "prev idle");
+        QVERIFY2(idle.contains("baseline: no idle choice: waker busy; prev busy"), qPrintable(idle));
+        QVERIFY2(idle.contains("sync-waker-v3: prev idle: prev 3 idle"), qPrintable(idle));
+        DecisionNodeItem* scan = d.nodeFor("select_idle_cpu", "idle cpu");
+        QCOMPARE(scan->visits().size(), std::size_t(1));
+        QCOMPARE(scan->visits()[0].colour, blue);
+        QVERIFY(scan->visits()[0].final);
+        QVERIFY(d.nodeFor("select_idle_sibling", "target idle")->visits().back().final);
+
+        // The legend names each policy in its colour, with its choice.
+        const QGraphicsTextItem* legend = d.legend();
+        QVERIFY(legend->isVisible());
+        const QString legend_text = legend->toPlainText();
+        QVERIFY2(legend_text.contains("baseline") && legend_text.contains("sync-waker-v3"), qPrintable(legend_text));
+        QVERIFY2(legend_text.contains("cpu 5") && legend_text.contains("cpu 3"), qPrintable(legend_text));
+        QVERIFY2(legend_text.contains("paths part at step 3"), qPrintable(legend_text));
+        const QString legend_html = legend->toHtml();
+        QVERIFY(legend_html.contains(blue.name(), Qt::CaseInsensitive));
+        QVERIFY(legend_html.contains(vermillion.name(), Qt::CaseInsensitive));
+        check_lit_text_legible(d);
+
+        // Animated, the paths grow together, a step of each per tick.
+        // An animated record starts at the top, legend in view.
+        d.setAnimationInterval(60'000);
+        d.resize(420, 200);
+        d.verticalScrollBar()->setValue(d.verticalScrollBar()->maximum());
+        d.showRecords({{"baseline", blue, a}, {"sync-waker-v3", vermillion, b}});
+        QCOMPARE(d.verticalScrollBar()->value(), d.verticalScrollBar()->minimum());
+        QVERIFY(d.mapFromScene(d.legend()->sceneBoundingRect()).boundingRect().top() >= 0);
+        QCOMPARE(d.litSteps(0), step_names(a).mid(0, 1));
+        QCOMPARE(d.litSteps(1), step_names(b).mid(0, 1));
+        d.finishAnimation();
+        QCOMPARE(d.litSteps(1), step_names(b));
+
+        // One unlabelled record: no legend.
+        d.setAnimationInterval(0);
+        d.showRecord(a, blue);
+        QVERIFY(!d.legend()->isVisible());
+        QVERIFY(taken_edges_in(d, vermillion).empty());
+    }
+
+    void detailsListEveryStepAndWhereThePathsPart()
+    {
+        const DecisionRecord a = llc_scan_record();
+        const DecisionRecord b = prev_idle_record();
+        QCOMPARE(first_parting_step(a, a), -1);
+        QCOMPARE(first_parting_step(a, b), 2);
+        DecisionDetails details;
+        details.showRecords(
+            {{"baseline", palette::policy_colour(0), a}, {"sync-waker-v3", palette::policy_colour(1), b}});
+        const QString text = details.toPlainText();
+        QVERIFY2(text.contains("The paths part at step 3"), qPrintable(text));
+        for (const DecisionRecord* r : {&a, &b})
+            for (const DecisionStep& s : r->steps) {
+                QVERIFY2(text.contains(qs(s.function) + ": " + qs(s.branch)), qPrintable(qs(s.branch)));
+                QVERIFY2(text.contains(QString::fromStdString(s.detail)), s.detail.c_str());
+            }
+        QVERIFY(text.contains("\u2192 cpu 5"));
+        QVERIFY(text.contains("chosen cpu 3 via target_idle"));
+        QVERIFY(details.toHtml().contains(palette::policy_colour(1).name(), Qt::CaseInsensitive));
+
+        // Once the runs drift apart their n-th wakeups differ: no parting step.
+        DecisionRecord later = b;
+        later.seq = a.seq + 7;
+        details.showRecords(
+            {{"baseline", palette::policy_colour(0), a}, {"sync-waker-v3", palette::policy_colour(1), later}});
+        QVERIFY2(details.toPlainText().contains("are different wakeups"), qPrintable(details.toPlainText()));
+        QVERIFY(!details.toPlainText().contains("paths part"));
+        DecisionDiagram d;
+        d.setAnimationInterval(0);
+        d.showRecords(
+            {{"baseline", palette::policy_colour(0), a}, {"sync-waker-v3", palette::policy_colour(1), later}});
+        const QString legend = d.legend()->toPlainText();
+        QVERIFY2(legend.contains("different wakeups") && legend.contains("#48"), qPrintable(legend));
+        QVERIFY(!legend.contains("paths part"));
     }
 
     void clearReturnsEveryNodeToGrey()
