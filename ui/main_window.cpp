@@ -64,6 +64,8 @@ constexpr int kSpeedCount = static_cast<int>(sizeof(kSpeeds) / sizeof(kSpeeds[0]
 // Wall seconds the first SimWorker::kPacedWakeups decisions take at the
 // default speed: slow enough to watch, quick enough not to wait.
 constexpr double kPacedSeconds = 10;
+// Presentation mode's fonts, over the window's usual ones.
+constexpr double kPresentationScale = 1.45;
 
 }  // namespace
 
@@ -335,6 +337,7 @@ void MainWindow::buildMenus()
 void MainWindow::buildToolbar()
 {
     QToolBar* bar = addToolBar(tr("Run"));
+    run_toolbar_ = bar;
     bar->setObjectName(QStringLiteral("runToolbar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(open_);
@@ -451,12 +454,15 @@ void MainWindow::setPresentationMode(bool on)
     presenting_ = on;
     if (present_->isChecked() != on)
         present_->setChecked(on);
-    charts_->setFontScale(on ? 1.45 : 1.0);
+    charts_->setFontScale(on ? kPresentationScale : 1.0);
+    // Icons alone keep the run toolbar within 1280 px at the larger font;
+    // each action still says what it does in its tooltip.
+    run_toolbar_->setToolButtonStyle(on ? Qt::ToolButtonIconOnly : Qt::ToolButtonTextBesideIcon);
     if (on) {
         normal_font_ = font();
         was_maximized_ = isMaximized();
         QFont big = font();
-        big.setPointSizeF(big.pointSizeF() * 1.45);
+        big.setPointSizeF(big.pointSizeF() * kPresentationScale);
         setFont(big);
         showFullScreen();
     } else {

@@ -35,6 +35,7 @@ class QGridLayout;
 class QLabel;
 class QMenu;
 class QSlider;
+class QToolBar;
 
 namespace wb {
 
@@ -223,6 +224,7 @@ private:
     QAction* decision_focus_ = nullptr;
     QAction* break_divergence_ = nullptr;
     QAction* break_idle_core_ = nullptr;
+    QToolBar* run_toolbar_ = nullptr;
     QSlider* speed_slider_ = nullptr;
     QLabel* speed_label_ = nullptr;
 

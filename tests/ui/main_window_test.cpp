@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QFontInfo>
+#include <QFontMetricsF>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -12,6 +16,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
 
 #include "decision/decision_diagram.h"
 #include "decision/recent_wakeups.h"
@@ -330,9 +335,23 @@ private slots:
     void presentationModeAndThemes()
     {
         const qreal normal = window_->font().pointSizeF();
+        auto* figures = window_->grid(0)->findChild<QLabel*>(QStringLiteral("policyFigures"));
+        const int header_px = QFontInfo(figures->font()).pixelSize();
         window_->setPresentationMode(true);
         QVERIFY(window_->presentationMode());
         QVERIFY(window_->font().pointSizeF() > normal * 1.3);
+        // Everything scales: the grids' headers and the names over their boxes too.
+        QVERIFY(QFontInfo(figures->font()).pixelSize() > header_px * 1.3);
+        const auto titles = window_->grid(0)->view()->overlaidTitles();
+        QVERIFY(!titles.empty());
+        QVERIFY(titles.front().rect.height() > QFontMetricsF(figures->font()).height());
+        // At 1280 px the run toolbar fits: no action is pushed into its overflow menu.
+        window_->resize(1280, 800);
+        auto* bar = window_->findChild<QToolBar*>(QStringLiteral("runToolbar"));
+        QTRY_VERIFY(bar->width() <= 1280);
+        for (QAction* a : bar->actions())
+            if (!a->isSeparator())
+                QVERIFY2(bar->widgetForAction(a) && bar->widgetForAction(a)->isVisible(), qPrintable(a->text()));
         window_->setPresentationMode(false);
         QCOMPARE(window_->font().pointSizeF(), normal);
         window_->setDarkTheme(true);

@@ -3,6 +3,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QFontInfo>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPen>
@@ -227,9 +228,9 @@ void CpuCellItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     }
 }
 
-bool TopoBoxItem::titleReadable(double lod)
+bool TopoBoxItem::titleReadable(double lod, double min_px)
 {
-    return lod * LayoutMetrics::kTitlePixels >= kReadablePx;
+    return lod * LayoutMetrics::kTitlePixels >= min_px;
 }
 
 TopoBoxItem::TopoBoxItem(const TopoBox& box)
@@ -248,7 +249,7 @@ QRectF TopoBoxItem::boundingRect() const
     return QRectF(QPointF(0, 0), size_);
 }
 
-void TopoBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+void TopoBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
     const QRectF r = boundingRect().adjusted(0.5, 0.5, -0.5, -0.5);
     switch (kind_) {
@@ -272,7 +273,10 @@ void TopoBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
         return;
     }
 
-    if (!titleReadable(option->levelOfDetailFromTransform(painter->worldTransform())))
+    // In a view, below its font the view draws the title; rendered alone
+    // (an export), down to the smallest readable size.
+    const double min_px = widget ? QFontInfo(widget->font()).pixelSize() : kReadablePx;
+    if (!titleReadable(option->levelOfDetailFromTransform(painter->worldTransform()), min_px))
         return;
     const QFont font = pixel_font(LayoutMetrics::kTitlePixels, true);
     const QRectF title_rect(r.left() + 8, r.top() + 2, r.width() - 16, LayoutMetrics::kHeaderHeight - 2);

@@ -86,9 +86,10 @@ public:
     const QString& title() const { return title_; }
     bool titled() const { return kind_ == Kind::Titled; }
     const CpuMask& span() const { return span_; }
-    // Whether the scene's own title can be read at this level of detail;
-    // below it, the view draws the title at the window's font instead.
-    static bool titleReadable(double lod);
+    // Whether the scene's own title, at this level of detail, is at least
+    // `min_px` high on screen; where it is not, the view draws the title at
+    // its own font instead (TopologyView::overlaidTitles).
+    static bool titleReadable(double lod, double min_px);
 
 private:
     enum class Kind { Titled, Cluster, Core };

@@ -2,6 +2,7 @@
 #include "views/topology_view.h"
 
 #include <QApplication>
+#include <QFontInfo>
 #include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -220,7 +221,7 @@ QFont TopologyView::titleFont() const
 std::vector<TopologyView::OverlaidTitle> TopologyView::overlaidTitles() const
 {
     std::vector<OverlaidTitle> out;
-    if (!scene_ || TopoBoxItem::titleReadable(zoom()))
+    if (!scene_ || TopoBoxItem::titleReadable(zoom(), QFontInfo(font()).pixelSize()))
         return out;
     const QFontMetricsF fm(titleFont());
     const double height = fm.height() + 2;

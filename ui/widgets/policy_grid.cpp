@@ -3,6 +3,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QVBoxLayout>
 
 #include "session/run_snapshot.h"
@@ -15,10 +16,8 @@ PolicyGrid::PolicyGrid(int index, const QString& policy, const QColor& colour, Q
     : QFrame(parent), index_(index), policy_(policy), colour_(colour)
 {
     setObjectName(QStringLiteral("policyGrid%1").arg(index));
-    // The frame is the policy's colour, the same as its chart series.
-    setStyleSheet(QStringLiteral("wb--PolicyGrid { border: 3px solid %1; border-radius: 6px; }").arg(colour.name()));
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 2, 4, 4);
+    layout->setContentsMargins(kBorder + 2, kBorder, kBorder + 2, kBorder + 2);
     layout->setSpacing(2);
     auto* header = new QHBoxLayout;
     swatch_ = new QLabel(QStringLiteral("<span style='color:%1'>&#9632;</span>").arg(colour.name()), this);
@@ -72,6 +71,19 @@ void PolicyGrid::showFigures(const RunSnapshot& snap)
 QString PolicyGrid::shownName() const
 {
     return title_->shownText();
+}
+
+// The frame is the policy's colour, the same as its chart series. Painted,
+// not a style sheet: one would keep the window's font (presentation mode)
+// from reaching the header.
+void PolicyGrid::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(colour_, kBorder));
+    painter.setBrush(Qt::NoBrush);
+    const double inset = kBorder / 2.0;
+    painter.drawRoundedRect(QRectF(rect()).adjusted(inset, inset, -inset, -inset), 6, 6);
 }
 
 }  // namespace wb

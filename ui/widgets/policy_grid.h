@@ -35,7 +35,12 @@ public:
 
     void showFigures(const RunSnapshot& snap);
 
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
 private:
+    static constexpr int kBorder = 3;
+
     int index_;
     QString policy_;
     QColor colour_;

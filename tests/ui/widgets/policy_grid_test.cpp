@@ -4,6 +4,7 @@
 // whole, the policy's name takes the rest (elided, whole in its tooltip),
 // and the machine's node and LLC names stay readable from 8 to 512 CPUs.
 #include <QApplication>
+#include <QFontInfo>
 #include <QLabel>
 #include <QLayout>
 #include <QObject>
@@ -87,7 +88,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setMachine(resolve_machine(machine.toStdString()));
         const std::vector<TopologyView::OverlaidTitle> titles = view.overlaidTitles();
-        if (TopoBoxItem::titleReadable(view.zoom())) {
+        if (TopoBoxItem::titleReadable(view.zoom(), QFontInfo(view.font()).pixelSize())) {
             // The scene's own titles are big enough; nothing is drawn over them.
             QVERIFY(titles.empty());
             return;
