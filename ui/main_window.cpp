@@ -481,6 +481,14 @@ void MainWindow::setDarkTheme(bool dark)
     charts_->setDark(dark);
     for (PolicyGrid* g : grids_)
         g->view()->topologyScene()->setDark(dark);
+    for (QAction* a : run_toolbar_->actions()) {
+        if (a->icon().isNull())
+            continue;
+        if (!light_icons_.contains(a))
+            light_icons_.insert(a, a->icon());
+        a->setIcon(dark ? tinted_icon(light_icons_.value(a), dark_palette().color(QPalette::WindowText))
+                        : light_icons_.value(a));
+    }
 }
 
 QWidget* MainWindow::focusedView() const

@@ -15,6 +15,8 @@
 // the worker sends back).
 #pragma once
 
+#include <QHash>
+#include <QIcon>
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
@@ -225,6 +227,7 @@ private:
     QAction* break_divergence_ = nullptr;
     QAction* break_idle_core_ = nullptr;
     QToolBar* run_toolbar_ = nullptr;
+    QHash<QAction*, QIcon> light_icons_;  // the style's own, put back by the light theme
     QSlider* speed_slider_ = nullptr;
     QLabel* speed_label_ = nullptr;
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "theme.h"
 
+#include <QColor>
+#include <QPainter>
+#include <QPixmap>
+
 namespace wb {
 
 QPalette dark_palette()
@@ -22,6 +26,27 @@ QPalette dark_palette()
     p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x6b, 0x73, 0x7b));
     p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x6b, 0x73, 0x7b));
     return p;
+}
+
+QIcon tinted_icon(const QIcon& icon, const QColor& colour)
+{
+    QIcon out;
+    for (const int side : {16, 24, 32, 48}) {
+        for (const QIcon::Mode mode : {QIcon::Normal, QIcon::Disabled}) {
+            QPixmap pixmap = icon.pixmap(QSize(side, side), mode);
+            if (pixmap.isNull())
+                continue;
+            QPainter painter(&pixmap);
+            painter.setCompositionMode(QPainter::CompositionMode_SourceIn);
+            QColor c = colour;
+            if (mode == QIcon::Disabled)
+                c.setAlphaF(0.4);
+            painter.fillRect(pixmap.rect(), c);
+            painter.end();
+            out.addPixmap(pixmap, mode);
+        }
+    }
+    return out;
 }
 
 }  // namespace wb

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFontInfo>
 #include <QFontMetricsF>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -354,10 +355,23 @@ private slots:
                 QVERIFY2(bar->widgetForAction(a) && bar->widgetForAction(a)->isVisible(), qPrintable(a->text()));
         window_->setPresentationMode(false);
         QCOMPARE(window_->font().pointSizeF(), normal);
+        auto* run = window_->findChild<QAction*>(QStringLiteral("runAction"));
+        const qint64 light_icon = run->icon().cacheKey();
         window_->setDarkTheme(true);
         QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 80);
+        // The toolbar's icons are drawn light on the dark background.
+        const QImage icon = run->icon().pixmap(16, 16).toImage();
+        int ink = 0;
+        for (int y = 0; y < icon.height(); ++y)
+            for (int x = 0; x < icon.width(); ++x)
+                if (QColor c = icon.pixelColor(x, y); c.alpha() > 128) {
+                    QVERIFY2(c.lightness() > 150, qPrintable(c.name()));
+                    ++ink;
+                }
+        QVERIFY(ink > 10);
         QVERIFY(window_->grid(0)->view()->topologyScene()->backgroundBrush().color().lightness() < 80);
         window_->setDarkTheme(false);
+        QCOMPARE(run->icon().cacheKey(), light_icon);
         QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 150);
         QVERIFY(window_->grid(0)->view()->topologyScene()->backgroundBrush().color().lightness() > 150);
     }
