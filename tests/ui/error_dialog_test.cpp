@@ -23,6 +23,7 @@
 #include "sim/sim_session.h"
 #include "topology/machine.h"
 #include "widgets/scenario_panel.h"
+#include "window_test_support.h"
 
 namespace wb {
 
@@ -54,35 +55,13 @@ private:
     QStringList seen_;
 };
 
-Scenario teaching_scenario()
-{
-    Scenario s;
-    s.name = "teaching";
-    s.machine = "teaching-8";
-    s.cases = {{"pipe", "pipe:loops=300"}};
-    s.policies = {"baseline", "sync-waker-v3"};
-    return s;
-}
-
-void write_file(const QString& path, const QByteArray& text)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(text);
-}
-
 }  // namespace
 
 class ErrorDialogTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("wakebench"), QStringLiteral("wakebench"))
-            .clear();
-    }
+    void initTestCase() { test::use_clean_settings(); }
 
     // The sequence of wakebench_main.cpp: a start-up handler while the
     // command line's scenario loads, then the empty handler that hands
@@ -96,7 +75,7 @@ private slots:
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_));
         QSignalSpy frames(window_->session(), &SimSession::frameReady);
-        QVERIFY(window_->setScenario(teaching_scenario()));
+        QVERIFY(window_->setScenario(test::teaching_scenario()));
         QVERIFY(frames.wait(20000));
         window_->setErrorHandler({});
         panel_ = window_->scenarioPanel();
@@ -110,7 +89,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("broken.json"));
-        write_file(path, "{\n  \"schema_version\": 1,\n  \"name\": \"broken\"\n  \"machine\": \"teaching-8\"\n}\n");
+        QVERIFY(test::write_file(
+            path, "{\n  \"schema_version\": 1,\n  \"name\": \"broken\"\n  \"machine\": \"teaching-8\"\n}\n"));
         DialogWatcher watcher;
         QVERIFY(!window_->openScenario(path));
         QCOMPARE(watcher.seen().size(), 1);
@@ -125,10 +105,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("v9.json"));
-        write_file(path,
-                   "{\n  \"schema_version\": 1,\n  \"name\": \"v9\",\n  \"machine\": \"teaching-8\",\n"
-                   "  \"cases\": [{\"workload\": \"pipe:loops=300\"}],\n"
-                   "  \"policies\": [\"baseline\", \"sync-waker-v9\"]\n}\n");
+        QVERIFY(test::write_file(path,
+                                 "{\n  \"schema_version\": 1,\n  \"name\": \"v9\",\n  \"machine\": \"teaching-8\",\n"
+                                 "  \"cases\": [{\"workload\": \"pipe:loops=300\"}],\n"
+                                 "  \"policies\": [\"baseline\", \"sync-waker-v9\"]\n}\n"));
         DialogWatcher watcher;
         QVERIFY(!window_->openScenario(path));
         QCOMPARE(watcher.seen().size(), 1);

@@ -35,27 +35,11 @@
 #include "widgets/domain_panel.h"
 #include "widgets/policy_grid.h"
 #include "widgets/scenario_panel.h"
+#include "window_test_support.h"
 
 namespace wb {
 
 namespace {
-
-Scenario teaching_scenario()
-{
-    Scenario s;
-    s.name = "teaching";
-    s.machine = "teaching-8";
-    s.cases = {{"pipe", "pipe:loops=300"}, {"pinned", "pipe:loops=300,cpus=3"}};
-    s.policies = {"baseline", "sync-waker-v3"};
-    return s;
-}
-
-void write_file(const QString& path, const QByteArray& text)
-{
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(text);
-}
 
 }  // namespace
 
@@ -63,12 +47,7 @@ class MainWindowTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("wakebench"), QStringLiteral("wakebench"))
-            .clear();
-    }
+    void initTestCase() { test::use_clean_settings(); }
 
     void init()
     {
@@ -81,7 +60,7 @@ private slots:
         window_->show();
         QVERIFY(QTest::qWaitForWindowExposed(window_));
         QSignalSpy frames(window_->session(), &SimSession::frameReady);
-        QVERIFY(window_->setScenario(teaching_scenario(), QString(), 0));
+        QVERIFY(window_->setScenario(test::teaching_scenario(), QString(), 0));
         QVERIFY(frames.wait(20000));
     }
 
@@ -126,7 +105,7 @@ private slots:
         QCOMPARE(window_->grid(1)->colour(), QColor(0xd5, 0x5e, 0x00));
         for (int i = 0; i < 2; ++i)
             QCOMPARE(window_->grid(i)->view()->topologyScene()->nrCpus(), 8);
-        Scenario four = teaching_scenario();
+        Scenario four = test::teaching_scenario();
         four.policies = {"baseline", "sync-waker-v3", "sync-waker-v4", "sis-sync-stack"};
         QVERIFY(window_->setScenario(four));
         QCOMPARE(window_->gridCount(), 4);
@@ -210,7 +189,7 @@ private slots:
         for (std::size_t i = 0; i < 2; ++i) {
             const RunSnapshot& snap = frame.runs[i];
             QVERIFY(snap.finished);
-            const RunRequest request{"pipe:loops=300", teaching_scenario().policies[i], FeatureSet(), 1};
+            const RunRequest request{"pipe:loops=300", test::teaching_scenario().policies[i], FeatureSet(), 1};
             const RunOutcome core = run_one(machine, request);
             QCOMPARE(snap.headline.value, core.headline.value);
             QCOMPARE(snap.metrics.events, core.metrics.events);
@@ -253,9 +232,9 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("bad.json"));
-        write_file(path,
-                   "{\n  \"schema_version\": 1,\n  \"name\": \"bad\",\n  \"machine\": \"teaching-8\",\n"
-                   "  \"cases\": [{\"workload\": \"pipe:nope=1\"}]\n}\n");
+        QVERIFY(test::write_file(path,
+                                 "{\n  \"schema_version\": 1,\n  \"name\": \"bad\",\n  \"machine\": \"teaching-8\",\n"
+                                 "  \"cases\": [{\"workload\": \"pipe:nope=1\"}]\n}\n"));
         QVERIFY(!window_->openScenario(path));
         QCOMPARE(errors_.size(), 1);
         // file:line:col: pointer: what was wrong.
@@ -266,7 +245,7 @@ private slots:
         QCOMPARE(window_->gridCount(), 2);
         QCOMPARE(window_->machine().nr_cpus(), 8);
 
-        write_file(path, "{ \"schema_version\": 1, ");
+        QVERIFY(test::write_file(path, "{ \"schema_version\": 1, "));
         QVERIFY(!window_->openScenario(path));
         QCOMPARE(errors_.size(), 2);
         QVERIFY2(errors_.back().contains(path + QStringLiteral(":1:")), qPrintable(errors_.back()));

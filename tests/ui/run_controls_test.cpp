@@ -25,20 +25,11 @@
 #include "views/topology_view.h"
 #include "widgets/policy_grid.h"
 #include "widgets/scenario_panel.h"
+#include "window_test_support.h"
 
 namespace wb {
 
 namespace {
-
-Scenario teaching_scenario()
-{
-    Scenario s;
-    s.name = "teaching";
-    s.machine = "teaching-8";
-    s.cases = {{"pipe", "pipe:loops=300"}};
-    s.policies = {"baseline", "sync-waker-v3"};
-    return s;
-}
 
 DecisionStep step(std::string_view function, std::string_view branch, CpuId result)
 {
@@ -51,12 +42,7 @@ class RunControlsTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("wakebench"), QStringLiteral("wakebench"))
-            .clear();
-    }
+    void initTestCase() { test::use_clean_settings(); }
 
     void init()
     {
@@ -68,7 +54,7 @@ private slots:
         QApplication::setActiveWindow(window_);
         QVERIFY(QTest::qWaitForWindowActive(window_));
         QSignalSpy frames(window_->session(), &SimSession::frameReady);
-        QVERIFY(window_->setScenario(teaching_scenario()));
+        QVERIFY(window_->setScenario(test::teaching_scenario()));
         QVERIFY(frames.wait(20000));
         // The state follows the frame that shows it.
         QTRY_COMPARE(window_->session()->state(), SimState::Paused);
@@ -128,7 +114,7 @@ private slots:
     void aRestartClearsTheDecisionAndTheMessage()
     {
         // teaching-8 has SMT: only without its SMT condition does the patch differ.
-        Scenario s = teaching_scenario();
+        Scenario s = test::teaching_scenario();
         s.policies = {"baseline", "sync-waker-v3:smt_check=off"};
         QSignalSpy loaded(window_->session(), &SimSession::frameReady);
         QVERIFY(window_->setScenario(s));
@@ -155,7 +141,7 @@ private slots:
     // about ten seconds; a restart keeps the speed the user chose.
     void theDefaultSpeedFollowsTheScenariosPace()
     {
-        Scenario s = teaching_scenario();
+        Scenario s = test::teaching_scenario();
         s.cases = {{"pipe", "pipe:loops=100000"}};
         QSignalSpy paced(window_->session(), &SimSession::paced);
         QVERIFY(window_->setScenario(s));

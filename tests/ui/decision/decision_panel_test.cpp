@@ -27,6 +27,7 @@
 #include "main_window.h"
 #include "sim/sim_session.h"
 #include "widgets/policy_grid.h"
+#include "window_test_support.h"
 
 namespace wb {
 
@@ -43,12 +44,7 @@ class DecisionPanelTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("wakebench"), QStringLiteral("wakebench"))
-            .clear();
-    }
+    void initTestCase() { test::use_clean_settings(); }
 
     void init()
     {

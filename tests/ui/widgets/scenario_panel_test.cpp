@@ -16,27 +16,18 @@
 #include "main_window.h"
 #include "policies/sync_waker_v3.h"
 #include "widgets/scenario_panel.h"
+#include "window_test_support.h"
 
 namespace wb {
 
 namespace {
-
-Scenario teaching_scenario()
-{
-    Scenario s;
-    s.name = "teaching";
-    s.machine = "teaching-8";
-    s.cases = {{"pipe", "pipe:loops=300"}, {"pinned", "pipe:loops=300,cpus=3"}};
-    s.policies = {"baseline", "sync-waker-v3"};
-    return s;
-}
 
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-// Row 1 of teaching_scenario() is sync-waker-v3.
+// Row 1 of test::teaching_scenario() is sync-waker-v3.
 QToolButton* sync_waker_switches(const QWidget& panel)
 {
     return panel.findChild<QToolButton*>(QStringLiteral("scenarioSwitches1"));
@@ -56,17 +47,12 @@ class ScenarioPanelTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("wakebench"), QStringLiteral("wakebench"))
-            .clear();
-    }
+    void initTestCase() { test::use_clean_settings(); }
 
     void switchActionsShowTheirMeaningAndDefault()
     {
         ScenarioPanel panel;
-        panel.setScenario(teaching_scenario(), 0);
+        panel.setScenario(test::teaching_scenario(), 0);
         QToolButton* button = sync_waker_switches(panel);
         QVERIFY(button);
         QVERIFY(button->menu()->toolTipsVisible());
@@ -85,7 +71,7 @@ private slots:
     void theMenuStaysOpenWhileSwitchesAreToggled()
     {
         ScenarioPanel panel;
-        panel.setScenario(teaching_scenario(), 0);
+        panel.setScenario(test::teaching_scenario(), 0);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QMenu* menu = sync_waker_switches(panel)->menu();
@@ -111,7 +97,7 @@ private slots:
     void theButtonCountsSwitchesOffTheirDefault()
     {
         ScenarioPanel panel;
-        panel.setScenario(teaching_scenario(), 0);
+        panel.setScenario(test::teaching_scenario(), 0);
         QToolButton* button = sync_waker_switches(panel);
         QCOMPARE(button->text(), QStringLiteral("switches"));
 
@@ -121,7 +107,7 @@ private slots:
                  qPrintable(button->toolTip()));
 
         // A scenario that sets switches marks them as it loads.
-        Scenario s = teaching_scenario();
+        Scenario s = test::teaching_scenario();
         s.policies[1] = "sync-waker-v3:smt_check=off,reciprocal=off";
         panel.setScenario(s, 0);
         QCOMPARE(button->text(), QStringLiteral("switches (2 off)"));
@@ -136,7 +122,7 @@ private slots:
     void editsAreMarkedUntilAScenarioIsSet()
     {
         ScenarioPanel panel;
-        panel.setScenario(teaching_scenario(), 0);
+        panel.setScenario(test::teaching_scenario(), 0);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         auto* apply = panel.findChild<QPushButton*>(QStringLiteral("scenarioApply"));
@@ -165,7 +151,7 @@ private slots:
         QAction* fits = switch_action(sync_waker_switches(panel), QStringLiteral("fits"));
         fits->trigger();
         QVERIFY(panel.hasUnappliedEdits());
-        panel.setScenario(teaching_scenario(), 0);
+        panel.setScenario(test::teaching_scenario(), 0);
         QVERIFY(!panel.hasUnappliedEdits());
         // The form shows the scenario set, not the toggle made before it.
         QVERIFY(fits->isChecked());
@@ -179,7 +165,7 @@ private slots:
     {
         MainWindow window;
         window.setErrorHandler([](const QString&, const QString&) {});
-        QVERIFY(window.setScenario(teaching_scenario(), QString(), 0));
+        QVERIFY(window.setScenario(test::teaching_scenario(), QString(), 0));
         ScenarioPanel* panel = window.scenarioPanel();
         auto* copy = panel->findChild<QPushButton*>(QStringLiteral("copyWakesimCommand"));
         auto* loops = panel->findChild<QLineEdit*>(QStringLiteral("param_loops"));
