@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
+#include <algorithm>
+#include <cmath>
 
 #include "decision/decision_diagram.h"
 #include "decision/recent_wakeups.h"
@@ -349,6 +351,13 @@ private slots:
                 }
         QVERIFY(ink > 10);
         QVERIFY(window_->grid(0)->view()->topologyScene()->backgroundBrush().color().lightness() < 80);
+        // The machine's boxes turn dark too, their names light (WCAG AA: 4.5:1).
+        for (const TopoBoxItem* box : window_->grid(0)->view()->topologyScene()->boxes()) {
+            QVERIFY(box->colours().titled_fill[0].lightness() < 80);
+            QVERIFY(box->colours().core_fill.lightness() < 100);
+            QVERIFY(test::contrast(box->colours().title_text, box->colours().titled_fill[0]) >= 4.5);
+            QVERIFY(test::contrast(box->colours().title_text, box->colours().titled_fill[1]) >= 4.5);
+        }
         window_->setDarkTheme(false);
         QCOMPARE(run->icon().cacheKey(), light_icon);
         QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 150);

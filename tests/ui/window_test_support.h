@@ -2,14 +2,17 @@
 //
 // What the window's tests share: a clean settings store (no test sees what
 // another, or the user, opened last), the small teaching scenario, and
-// writing a file to open.
+// writing a file to open, and the contrast of text with its background.
 #pragma once
 
 #include <QByteArray>
+#include <QColor>
 #include <QFile>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QString>
+#include <algorithm>
+#include <cmath>
 
 #include "io/scenario_json.h"
 
@@ -32,6 +35,21 @@ inline Scenario teaching_scenario()
     s.cases = {{"pipe", "pipe:loops=300"}, {"pinned", "pipe:loops=300,cpus=3"}};
     s.policies = {"baseline", "sync-waker-v3"};
     return s;
+}
+
+// WCAG 2 relative luminance, 0 (black) to 1 (white).
+inline double luminance(const QColor& c)
+{
+    const auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+}
+
+// WCAG 2 contrast ratio of two colours, 1 to 21 (AA text needs 4.5).
+inline double contrast(const QColor& a, const QColor& b)
+{
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 inline bool write_file(const QString& path, const QByteArray& text)

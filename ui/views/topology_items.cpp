@@ -26,13 +26,27 @@ const QColor kCurrentFill(0x00, 0x72, 0xb2);   // Okabe-Ito blue
 const QColor kSpanFill(0xfd, 0xee, 0xcf);      // light Okabe-Ito orange
 const QColor kCapacityMark(0xcc, 0x79, 0xa7);  // Okabe-Ito reddish purple
 const QColor kCapacityTrack(0xee, 0xe4, 0xea);
-const QColor kTitledFill[2] = {QColor(0xec, 0xef, 0xf2), QColor(0xf7, 0xf8, 0xfa)};
-const QColor kTitledBorder(0x95, 0xa1, 0xad);
-const QColor kClusterFill(0xe9, 0xec, 0xef);
-const QColor kClusterBorder(0x7d, 0x89, 0x95);
-const QColor kCoreFill(0xcf, 0xd6, 0xdd);
-const QColor kCoreBorder(0x9c, 0xa7, 0xb2);
-const QColor kTitleText(0x37, 0x42, 0x4c);
+
+// The boxes of the machine's structure, in each theme. The cells keep their
+// light heat scale in both: white busy, greys idle.
+const TopoBoxItem::Colours kLightBoxes{
+    {QColor(0xec, 0xef, 0xf2), QColor(0xf7, 0xf8, 0xfa)},
+    QColor(0x95, 0xa1, 0xad),
+    QColor(0xe9, 0xec, 0xef),
+    QColor(0x7d, 0x89, 0x95),
+    QColor(0xcf, 0xd6, 0xdd),
+    QColor(0x9c, 0xa7, 0xb2),
+    QColor(0x37, 0x42, 0x4c),
+};
+const TopoBoxItem::Colours kDarkBoxes{
+    {QColor(0x35, 0x3b, 0x42), QColor(0x3d, 0x44, 0x4b)},
+    QColor(0x6b, 0x77, 0x83),
+    QColor(0x30, 0x36, 0x3c),
+    QColor(0x8a, 0x95, 0xa0),
+    QColor(0x4a, 0x52, 0x5a),
+    QColor(0x63, 0x6e, 0x79),
+    QColor(0xe3, 0xe6, 0xe9),
+};
 
 // Below this many screen pixels a glyph is a smudge, not a number.
 constexpr double kReadablePx = 6.5;
@@ -228,6 +242,19 @@ void CpuCellItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     }
 }
 
+const TopoBoxItem::Colours& TopoBoxItem::colours() const
+{
+    return dark_ ? kDarkBoxes : kLightBoxes;
+}
+
+void TopoBoxItem::setDark(bool dark)
+{
+    if (dark_ == dark)
+        return;
+    dark_ = dark;
+    update();
+}
+
 bool TopoBoxItem::titleReadable(double lod, double min_px)
 {
     return lod * LayoutMetrics::kTitlePixels >= min_px;
@@ -254,21 +281,21 @@ void TopoBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     const QRectF r = boundingRect().adjusted(0.5, 0.5, -0.5, -0.5);
     switch (kind_) {
     case Kind::Titled:
-        painter->setPen(QPen(kTitledBorder, 0));
-        painter->setBrush(kTitledFill[depth_ % 2]);
+        painter->setPen(QPen(colours().titled_border, 0));
+        painter->setBrush(colours().titled_fill[depth_ % 2]);
         painter->drawRoundedRect(r, 8, 8);
         break;
     case Kind::Cluster: {
         // Dashed, so a cluster of single-thread cores never reads as SMT siblings.
-        QPen pen(kClusterBorder, 0, Qt::DashLine);
+        QPen pen(colours().cluster_border, 0, Qt::DashLine);
         painter->setPen(pen);
-        painter->setBrush(kClusterFill);
+        painter->setBrush(colours().cluster_fill);
         painter->drawRoundedRect(r, 5, 5);
         return;
     }
     case Kind::Core:
-        painter->setPen(QPen(kCoreBorder, 0));
-        painter->setBrush(kCoreFill);
+        painter->setPen(QPen(colours().core_border, 0));
+        painter->setBrush(colours().core_fill);
         painter->drawRoundedRect(r, 4, 4);
         return;
     }
@@ -281,7 +308,7 @@ void TopoBoxItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     const QFont font = pixel_font(LayoutMetrics::kTitlePixels, true);
     const QRectF title_rect(r.left() + 8, r.top() + 2, r.width() - 16, LayoutMetrics::kHeaderHeight - 2);
     painter->setFont(font);
-    painter->setPen(kTitleText);
+    painter->setPen(colours().title_text);
     painter->drawText(title_rect, Qt::AlignLeft | Qt::AlignVCenter,
                       QFontMetricsF(font).elidedText(title_, Qt::ElideRight, title_rect.width()));
 }

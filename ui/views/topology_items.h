@@ -83,6 +83,19 @@ public:
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
+    // Fills, borders and the title's ink of the three kinds of box.
+    struct Colours {
+        QColor titled_fill[2];  // by depth, alternating, so nested boxes read apart
+        QColor titled_border;
+        QColor cluster_fill;
+        QColor cluster_border;
+        QColor core_fill;
+        QColor core_border;
+        QColor title_text;
+    };
+    const Colours& colours() const;  // the light or the dark theme's
+    void setDark(bool dark);
+
     const QString& title() const { return title_; }
     bool titled() const { return kind_ == Kind::Titled; }
     const CpuMask& span() const { return span_; }
@@ -99,6 +112,7 @@ private:
     CpuMask span_;
     Kind kind_;
     int depth_;
+    bool dark_ = false;
 };
 
 }  // namespace wb

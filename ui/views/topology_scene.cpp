@@ -180,6 +180,8 @@ QColor TopologyScene::groupColour(int group)
 void TopologyScene::setDark(bool dark)
 {
     setBackgroundBrush(dark ? QColor(0x2b, 0x30, 0x36) : kBackground);
+    for (TopoBoxItem* box : boxes_)
+        box->setDark(dark);
 }
 
 void TopologyScene::applySnapshot(const std::vector<CpuSnapshot>& cpus)

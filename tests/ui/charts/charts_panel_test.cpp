@@ -20,22 +20,10 @@
 #include "decision/palette.h"
 #include "metrics/comparison.h"
 #include "metrics/histogram.h"
+#include "window_test_support.h"
 
 namespace wb {
 namespace {
-
-// WCAG 2 relative luminance and contrast ratio (1 to 21).
-double luminance(const QColor& c)
-{
-    const auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
-}
-
-double contrast(const QColor& a, const QColor& b)
-{
-    const double la = luminance(a), lb = luminance(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
 
 Comparison two_policies()
 {
@@ -166,11 +154,12 @@ private slots:
             QChart* c = view->chart();
             const QColor plot = c->plotAreaBackgroundBrush().color();
             QVERIFY(c->isPlotAreaBackgroundVisible());
-            QVERIFY2(luminance(c->backgroundBrush().color()) < 0.05, qPrintable(c->title()));
-            QVERIFY2(luminance(plot) < 0.05, qPrintable(c->title()));
+            QVERIFY2(test::luminance(c->backgroundBrush().color()) < 0.05, qPrintable(c->title()));
+            QVERIFY2(test::luminance(plot) < 0.05, qPrintable(c->title()));
             for (const auto& [what, colour] : text_colours(view)) {
-                QVERIFY2(contrast(colour, plot) >= 4.5, qPrintable(c->title() + ": " + what));
-                QVERIFY2(contrast(colour, c->backgroundBrush().color()) >= 4.5, qPrintable(c->title() + ": " + what));
+                QVERIFY2(test::contrast(colour, plot) >= 4.5, qPrintable(c->title() + ": " + what));
+                QVERIFY2(test::contrast(colour, c->backgroundBrush().color()) >= 4.5,
+                         qPrintable(c->title() + ": " + what));
             }
         }
 
@@ -178,9 +167,9 @@ private slots:
         panel.setDark(false);
         for (QChartView* view : views(panel)) {
             const QColor plot = view->chart()->plotAreaBackgroundBrush().color();
-            QVERIFY(luminance(plot) > 0.8);
+            QVERIFY(test::luminance(plot) > 0.8);
             for (const auto& [what, colour] : text_colours(view))
-                QVERIFY2(contrast(colour, plot) >= 4.5, qPrintable(what));
+                QVERIFY2(test::contrast(colour, plot) >= 4.5, qPrintable(what));
         }
     }
 
