@@ -4,14 +4,42 @@
 #include <QMetaObject>
 #include <QThread>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "sim/sim_worker.h"
 
 namespace wb {
+
+namespace {
+
+// nice 5: about a third of a nice-0 thread's weight (sched_prio_to_weight,
+// 1024 against 335), so the window's thread is served first without
+// starving the runs.
+constexpr int kWorkerNice = 5;
+
+void lower_own_priority()
+{
+#ifdef __linux__
+    setpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)), kWorkerNice);
+#endif
+}
+
+}  // namespace
 
 SimSession::SimSession(QObject* parent) : QObject(parent)
 {
     thread_ = new QThread(this);
     thread_->setObjectName(QStringLiteral("wakebench-sim"));
+    // The simulation is background work: under contention the window's
+    // thread must get the CPU first, or the live view stalls while the runs
+    // take their full share. QThread's priorities mean nothing to
+    // SCHED_OTHER on Linux, so the thread lowers its own nice value.
+    connect(
+        thread_, &QThread::started, thread_, [] { lower_own_priority(); }, Qt::DirectConnection);
     worker_ = new SimWorker;
     worker_->moveToThread(thread_);
     connect(worker_, &SimWorker::frameReady, this, &SimSession::onFrame);
