@@ -251,7 +251,8 @@ void TopologyView::drawForeground(QPainter* painter, const QRectF& rect)
     painter->setFont(titleFont());
     const bool dark = scene_->backgroundBrush().color().lightness() < 128;
     QColor chip = dark ? QColor(0x1e, 0x22, 0x26) : QColor(0xff, 0xff, 0xff);
-    chip.setAlpha(225);
+    // Translucent: the cells under a name still show their state.
+    chip.setAlpha(170);
     painter->setPen(Qt::NoPen);
     painter->setBrush(chip);
     for (const OverlaidTitle& t : titles)
