@@ -479,6 +479,7 @@ void MainWindow::setDarkTheme(bool dark)
     dark_ = dark;
     QApplication::setPalette(dark ? dark_palette() : QApplication::style()->standardPalette());
     charts_->setDark(dark);
+    diagram_->setDark(dark);
     for (PolicyGrid* g : grids_)
         g->view()->topologyScene()->setDark(dark);
     for (QAction* a : run_toolbar_->actions()) {

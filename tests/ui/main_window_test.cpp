@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "decision/decision_diagram.h"
+#include "decision/diagram_ink.h"
 #include "decision/recent_wakeups.h"
 #include "engine/batch.h"
 #include "io/scenario_json.h"
@@ -358,7 +359,14 @@ private slots:
             QVERIFY(test::contrast(box->colours().title_text, box->colours().titled_fill[0]) >= 4.5);
             QVERIFY(test::contrast(box->colours().title_text, box->colours().titled_fill[1]) >= 4.5);
         }
+        // So does the decision diagram: its paper, nodes and ink.
+        const DiagramInk& paper = window_->decisionDiagram()->ink();
+        QVERIFY(window_->decisionDiagram()->scene()->backgroundBrush().color().lightness() < 80);
+        QVERIFY(paper.node_fill.lightness() < 80);
+        QVERIFY(test::contrast(paper.ink, paper.node_fill) >= 4.5);
+        QVERIFY(test::contrast(paper.quiet_ink, paper.node_fill) >= 4.5);
         window_->setDarkTheme(false);
+        QVERIFY(window_->decisionDiagram()->ink().node_fill.lightness() > 200);
         QCOMPARE(run->icon().cacheKey(), light_icon);
         QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 150);
         QVERIFY(window_->grid(0)->view()->topologyScene()->backgroundBrush().color().lightness() > 150);

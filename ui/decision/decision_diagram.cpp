@@ -81,6 +81,7 @@ struct DecisionDiagram::State {
 
     QGraphicsScene* scene = nullptr;
     QGraphicsTextItem* legend = nullptr;
+    const DiagramInk* ink = &DiagramInk::light();
     std::vector<std::unique_ptr<Row>> owned;
     std::vector<Row*> rows;  // top to bottom
     std::map<QString, Row*> by_key;
@@ -113,6 +114,7 @@ struct DecisionDiagram::State {
         r->key = key;
         r->indent = indent;
         r->node = new DecisionNodeItem(key, title, note, kind);
+        r->node->setInk(*ink);
         r->node->setBaseFont(font);
         scene->addItem(r->node);
         Row* raw = r.get();
@@ -169,6 +171,7 @@ struct DecisionDiagram::State {
         DecisionEdgeItem*& e = lane_edges[{lane, from->key, to->key}];
         if (!e) {
             e = new DecisionEdgeItem(from->node, to->node, lane);
+            e->setInk(*ink);
             scene->addItem(e);
         }
         e->setVisible(true);
@@ -409,7 +412,7 @@ DecisionDiagram::DecisionDiagram(QWidget* parent) : QGraphicsView(parent), d_(st
 {
     d_->scene = new QGraphicsScene(this);
     d_->scene->setItemIndexMethod(QGraphicsScene::NoIndex);
-    d_->scene->setBackgroundBrush(QColor(0xfb, 0xfb, 0xfc));
+    d_->scene->setBackgroundBrush(d_->ink->background);
     setScene(d_->scene);
     setAlignment(Qt::AlignLeft | Qt::AlignTop);
     setRenderHint(QPainter::Antialiasing);
@@ -423,8 +426,8 @@ DecisionDiagram::DecisionDiagram(QWidget* parent) : QGraphicsView(parent), d_(st
     d_->legend = new QGraphicsTextItem;
     d_->legend->document()->setDocumentMargin(2);
     d_->legend->setFont(d_->font);
-    // The scene stays light in the dark theme too: dark ink, whatever the palette.
-    d_->legend->setDefaultTextColor(QColor(0x1a, 0x1a, 0x1a));
+    // The scene's own ink, not the palette's: setDark() switches both.
+    d_->legend->setDefaultTextColor(d_->ink->ink);
     d_->legend->setVisible(false);
     d_->scene->addItem(d_->legend);
 
@@ -438,6 +441,7 @@ DecisionDiagram::DecisionDiagram(QWidget* parent) : QGraphicsView(parent), d_(st
         State::Row* b = d_->row(qstr(to));
         if (a && b && !d_->mainline.count({a->key, b->key})) {
             auto* e = new DecisionEdgeItem(a->node, b->node);
+            e->setInk(*d_->ink);
             d_->scene->addItem(e);
             d_->mainline[{a->key, b->key}] = e;
         }
@@ -449,6 +453,26 @@ DecisionDiagram::DecisionDiagram(QWidget* parent) : QGraphicsView(parent), d_(st
 }
 
 DecisionDiagram::~DecisionDiagram() = default;
+
+void DecisionDiagram::setDark(bool dark)
+{
+    d_->ink = dark ? &DiagramInk::dark() : &DiagramInk::light();
+    d_->scene->setBackgroundBrush(d_->ink->background);
+    d_->legend->setDefaultTextColor(d_->ink->ink);
+    for (const auto& row : d_->owned)
+        if (row->node)
+            row->node->setInk(*d_->ink);
+    for (const auto& [key, edge] : d_->mainline)
+        edge->setInk(*d_->ink);
+    for (const auto& [key, edge] : d_->lane_edges)
+        if (edge)
+            edge->setInk(*d_->ink);
+}
+
+const DiagramInk& DecisionDiagram::ink() const
+{
+    return *d_->ink;
+}
 
 void DecisionDiagram::setAnimationInterval(int ms)
 {

@@ -42,6 +42,8 @@ class QGraphicsTextItem;
 
 namespace wb {
 
+struct DiagramInk;
+
 class DecisionNodeItem;
 
 class DecisionDiagram : public QGraphicsView {
@@ -59,6 +61,9 @@ public:
     void showRecord(const DecisionRecord& rec, const QColor& policy_colour);
     // Milliseconds between steps; 0 lights a record's steps all at once.
     void setAnimationInterval(int ms);
+    // The dark theme's paper and ink for the diagram (View > Dark theme).
+    void setDark(bool dark);
+    const DiagramInk& ink() const;
     int animationInterval() const;
     bool isAnimating() const;
     // Lights the remaining steps now.

@@ -28,9 +28,6 @@ constexpr double kLaneBow = 6;    // ... and arc this much farther left
 constexpr double kMaxBow = 34;    // the widest mainline arc
 constexpr double kDocMargin = 1;  // QTextDocument's default 4 wastes a line's worth per node
 
-const QColor kInk(0x1a, 0x1a, 0x1a);
-const QColor kQuietInk(0x55, 0x59, 0x60);
-
 QGraphicsTextItem* text_child(QGraphicsItem* parent, bool wrap_anywhere)
 {
     auto* t = new QGraphicsTextItem(parent);
@@ -66,8 +63,8 @@ DecisionNodeItem::DecisionNodeItem(QString key, QString title, QString note, Kin
     setZValue(10);
     title_item_->setPlainText(title_);
     note_item_->setPlainText(note_);
-    note_item_->setDefaultTextColor(kQuietInk);
-    detail_item_->setDefaultTextColor(kInk);
+    note_item_->setDefaultTextColor(ink_->quiet_ink);
+    detail_item_->setDefaultTextColor(ink_->ink);
     // A usable shape until the diagram lays the node out for its width.
     setBaseFont(QFont());
     setWidth(250);
@@ -170,7 +167,7 @@ void DecisionNodeItem::relayout()
         detail_item_->setPos(left, y);
         y += detail_item_->boundingRect().height();
     }
-    title_item_->setDefaultTextColor(lit ? kInk : kQuietInk);
+    title_item_->setDefaultTextColor(lit ? ink_->ink : ink_->quiet_ink);
     size_.setHeight(y + kPad / 2);
     setToolTip(fullText());
 }
@@ -190,8 +187,8 @@ void DecisionNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*,
     const QRectF r(QPointF(0, 0), size_);
     const bool lit = isLit();
     const bool shared = visits_.size() > 1;
-    const QColor first = lit ? visits_.front().colour : palette::inactive();
-    QColor fill = Qt::white;
+    const QColor first = lit ? visits_.front().colour : ink_->inactive;
+    QColor fill = ink_->node_fill;
     if (lit) {
         // Tinted by the policy that decided here, else by the first visitor.
         fill = first;
@@ -201,15 +198,14 @@ void DecisionNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*,
                 break;
             }
         fill.setAlphaF(isFinal() ? 0.30 : 0.10);
+        // Over the node's own paper, so a dark theme's tint stays dark.
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(ink_->node_fill);
+        painter->drawRoundedRect(r.adjusted(1, 1, -1, -1), 5, 5);
     }
     // Two policies: a neutral border and one stripe per policy, so neither
     // colour claims the node.
-    QPen border(!lit     ? palette::inactive()
-                : shared ? QColor(0x40, 0x44, 0x4a)
-                         : first,
-                !lit        ? 1.0
-                : isFinal() ? 3.0
-                            : 2.0);
+    QPen border(!lit ? ink_->inactive : shared ? ink_->shared_border : first, !lit ? 1.0 : isFinal() ? 3.0 : 2.0);
     // A patch's own steps and unknown functions are dashed: not mainline.
     if (kind_ != Kind::Fixed)
         border.setStyle(Qt::DashLine);
@@ -302,7 +298,7 @@ void DecisionEdgeItem::setUntaken()
 
 void DecisionEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
-    const QColor colour = taken_ ? colour_ : palette::inactive();
+    const QColor colour = taken_ ? colour_ : ink_->inactive;
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(QPen(colour, taken_ ? 3 : 1));
     painter->setBrush(Qt::NoBrush);
@@ -310,6 +306,21 @@ void DecisionEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*,
     painter->setPen(Qt::NoPen);
     painter->setBrush(colour);
     painter->drawPolygon(head_);
+}
+
+void DecisionNodeItem::setInk(const DiagramInk& ink)
+{
+    ink_ = &ink;
+    note_item_->setDefaultTextColor(ink.quiet_ink);
+    detail_item_->setDefaultTextColor(ink.ink);
+    title_item_->setDefaultTextColor(isLit() ? ink.ink : ink.quiet_ink);
+    update();
+}
+
+void DecisionEdgeItem::setInk(const DiagramInk& ink)
+{
+    ink_ = &ink;
+    update();
 }
 
 }  // namespace wb

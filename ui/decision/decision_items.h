@@ -18,6 +18,8 @@
 #include <QString>
 #include <vector>
 
+#include "decision/diagram_ink.h"
+
 class QGraphicsTextItem;
 
 namespace wb {
@@ -53,6 +55,8 @@ public:
     QSizeF size() const { return size_; }
 
     // Lit by each visit, in order; none is unlit.
+    // The theme's neutral colours (DecisionDiagram::setDark).
+    void setInk(const DiagramInk& ink);
     void setVisits(std::vector<Visit> visits);
     const std::vector<Visit>& visits() const { return visits_; }
     bool isLit() const { return !visits_.empty(); }
@@ -84,6 +88,7 @@ private:
     std::vector<Visit> visits_;
     QSizeF size_;
     double title_height_ = 0;
+    const DiagramInk* ink_ = &DiagramInk::light();
 };
 
 class DecisionEdgeItem : public QGraphicsItem {
@@ -108,6 +113,7 @@ public:
 
     // Follows the nodes after they moved (a node grew or was inserted).
     void updatePath();
+    void setInk(const DiagramInk& ink);
     void setTaken(const QColor& colour);
     void setUntaken();
     bool isTaken() const { return taken_; }
@@ -123,6 +129,7 @@ private:
     QPolygonF head_;
     QColor colour_;
     bool taken_ = false;
+    const DiagramInk* ink_ = &DiagramInk::light();
 };
 
 }  // namespace wb
