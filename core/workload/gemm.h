@@ -22,7 +22,9 @@
 //   branch bits 2 in kmp_global.cpp): each released thread releases, and
 //   if asleep resumes (__kmp_resume_template), its children in turn.
 //
-// docs/workloads.md has the model and its sources.
+// The default runtime is libgomp, as NVPL BLAS's threaded interface
+// (libnvpl_blas_*_gomp) is linked with -lgomp. docs/workloads.md has the
+// model, its sources and what it leaves out.
 #pragma once
 
 #include <cstdint>
