@@ -132,7 +132,7 @@ Step GemmWorkload::arrive(Kernel& k, Thread& th, std::size_t i)
         // If it is the master itself, it goes on to release its children.
         threads_[0].go = gen;
         if (i == 0)
-            return release(k, th, i);
+            return release(th, i);
         if (threads_[0].phase == Phase::Asleep)
             th.wake_list.push_back(0);
     }
@@ -144,7 +144,7 @@ Step GemmWorkload::arrive(Kernel& k, Thread& th, std::size_t i)
 
 // libomp: a released thread sets its children's b_go flags and resumes the
 // ones asleep, one pthread_cond_signal() each.
-Step GemmWorkload::release(Kernel& k, Thread& th, std::size_t i)
+Step GemmWorkload::release(Thread& th, std::size_t i)
 {
     std::vector<std::size_t> children;
     children_of(i, children);
@@ -157,7 +157,6 @@ Step GemmWorkload::release(Kernel& k, Thread& th, std::size_t i)
     }
     if (th.wake_list.empty())
         return next_block(th, i);
-    (void)k;
     th.phase = Phase::Releasing;
     return Step::compute(syscall_);
 }
@@ -232,10 +231,10 @@ Step GemmWorkload::go_to_sleep(Thread& th)
     return Step::compute(syscall_);
 }
 
-Step GemmWorkload::observed_release(Kernel& k, Thread& th, std::size_t i)
+Step GemmWorkload::observed_release(Thread& th, std::size_t i)
 {
     if (opt_.runtime == OmpRuntime::Libomp)
-        return release(k, th, i);
+        return release(th, i);
     return next_block(th, i);
 }
 
@@ -255,7 +254,7 @@ Step GemmWorkload::next_step(Kernel& k, TaskId t)
     case Phase::Spinning:
         th.polls += th.pending_polls;
         if (released(th))
-            return observed_release(k, th, i);
+            return observed_release(th, i);
         if (th.yield_due) {
             th.phase = Phase::YieldCall;
             return Step::compute(syscall_);
@@ -267,17 +266,17 @@ Step GemmWorkload::next_step(Kernel& k, TaskId t)
         return Step::yield();
     case Phase::Yielded:
         if (released(th))
-            return observed_release(k, th, i);
+            return observed_release(th, i);
         return poll(k, th);
     case Phase::WaitCall:
         if (released(th))
-            return observed_release(k, th, i);
+            return observed_release(th, i);
         ++sleeps_;
         th.phase = Phase::Asleep;
         return Step::block();
     case Phase::Asleep:
         if (released(th))
-            return observed_release(k, th, i);
+            return observed_release(th, i);
         return go_to_sleep(th);  // woken early: sleep again
     case Phase::Releasing:
         return wake_next(k, th, i);

@@ -91,11 +91,11 @@ private:
     Step next_block(Thread& th, std::size_t i);
     Step arrive(Kernel& k, Thread& th, std::size_t i);
     Step wait(Kernel& k, Thread& th);
-    Step release(Kernel& k, Thread& th, std::size_t i);
+    Step release(Thread& th, std::size_t i);
     Step wake_next(Kernel& k, Thread& th, std::size_t i);
     Step poll(Kernel& k, Thread& th);
     Step go_to_sleep(Thread& th);
-    Step observed_release(Kernel& k, Thread& th, std::size_t i);
+    Step observed_release(Thread& th, std::size_t i);
     bool released(const Thread& th) const { return th.go >= th.waits_for; }
     void children_of(std::size_t i, std::vector<std::size_t>& out) const;
 
