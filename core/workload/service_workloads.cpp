@@ -44,13 +44,23 @@ void add_gemm(std::vector<WorkloadEntry>& catalog)
 {
     catalog.push_back(
         {{"gemm",
-          "multithreaded SGEMM: threads compute blocks and meet at a barrier, spinning on sched_yield() while they "
-          "wait",
+          "multithreaded SGEMM: threads compute blocks and meet at an OpenMP barrier, where they spin (libomp: "
+          "with sched_yield()), then sleep on a futex until the release wakes them",
           {{"threads", "0", "worker threads; 0: one per core"},
            {"blocks", "200", "blocks each thread computes"},
            {"block_flops", "33554432", "floating-point operations per block (2 x 256^3)"},
            {"flop_rate", "16", "flops per cycle per thread at nominal speed (times the machine's clock_rate)"},
-           {"barrier", "1", "meet at a barrier every this many blocks"}}},
+           {"barrier", "1", "meet at a barrier every this many blocks"},
+           {"runtime", "libgomp",
+            "OpenMP runtime: libgomp (GNU; NVPL BLAS's threaded interface links -lgomp) or libomp (LLVM)"},
+           {"wait_policy", "unset", "OMP_WAIT_POLICY: unset, active or passive"},
+           {"spincount", "default",
+            "libgomp GOMP_SPINCOUNT: polls before futex_wait; default: 300000, active 3e10, passive 0 (env.c)"},
+           {"blocktime", "default",
+            "libomp KMP_BLOCKTIME: spin time before sleeping; default: 200ms, active infinite, passive 0; "
+            "'infinite' never sleeps"},
+           {"spin_iter", "10ns", "one poll of the barrier flag (libgomp env.c: about 100000 spins per ms)"},
+           {"imbalance", "0us", "extra work of the last thread before every barrier"}}},
          [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
              GemmOptions o;
              o.threads = p.count("threads", 0, 100000);
@@ -58,6 +68,26 @@ void add_gemm(std::vector<WorkloadEntry>& catalog)
              o.block_flops = p.number("block_flops", 1, 1e18);
              o.flop_rate = p.number("flop_rate", 0.001, 1e6);
              o.barrier = p.count("barrier", 1, kMaxCount);
+             o.runtime =
+                 p.choice("runtime", {"libgomp", "libomp"}) == "libomp" ? OmpRuntime::Libomp : OmpRuntime::Libgomp;
+             const std::string policy = p.choice("wait_policy", {"unset", "active", "passive"});
+             o.wait_policy = policy == "active"    ? WaitPolicy::Active
+                             : policy == "passive" ? WaitPolicy::Passive
+                                                   : WaitPolicy::Unset;
+             if (p.text("spincount") != "default")
+                 o.spincount = static_cast<std::int64_t>(p.count("spincount", 0, 30000000000ULL));
+             const std::string bt = p.text("blocktime");
+             if (bt == "infinite") {
+                 o.blocktime = Time::max();
+                 o.blocktime_set = true;
+             } else if (bt != "default") {
+                 o.blocktime = p.duration("blocktime");
+                 o.blocktime_set = true;
+             }
+             o.spin_iter = p.duration("spin_iter");
+             if (o.spin_iter <= Time())
+                 p.fail("spin_iter=" + p.text("spin_iter") + ": expected a duration above 0");
+             o.imbalance = p.duration("imbalance");
              return std::make_unique<GemmWorkload>(o);
          }});
 }
