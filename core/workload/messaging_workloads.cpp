@@ -27,8 +27,8 @@ void add_hackbench(std::vector<WorkloadEntry>& catalog)
            {"datasize", "100", "bytes per message (hackbench's -s)"},
            {"mode", "socket", "socket: socketpair(AF_UNIX, SOCK_STREAM); pipe: pipes (hackbench's -p)"},
            {"sndbuf", "212992",
-            "socket mode: the writing socket's sk_sndbuf in bytes, which the truesize of the messages in flight "
-            "to a receiver may not exceed (net.core.wmem_default)"},
+            "socket mode: the writing socket's sk_sndbuf in bytes; a write waits while the truesize in flight "
+            "to its receiver is at least this (net.core.wmem_default)"},
            {"threads", "0", "1: threads of one process (hackbench's -T); 0: processes (-P)"},
            {"cpus", "", "cpulist every task is pinned to, as taskset -c (empty: all CPUs)"}}},
          [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
