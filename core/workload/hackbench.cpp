@@ -13,8 +13,18 @@ namespace wb {
 
 HackbenchWorkload::HackbenchWorkload(HackbenchOptions options) : opt_(std::move(options))
 {
-    const std::uint64_t bytes = opt_.pipe ? kPipeCapacityBytes : kSocketCapacityBytes;
-    capacity_ = std::max<std::uint64_t>(1, bytes / std::max<std::uint64_t>(1, opt_.datasize));
+    if (opt_.pipe) {
+        limit_ = std::max<std::uint64_t>(1, kPipeCapacityBytes / std::max<std::uint64_t>(1, opt_.datasize));
+        charge_ = 1;
+    } else {
+        limit_ = opt_.sndbuf;
+        charge_ = unix_skb::unix_stream_write_truesize(opt_.datasize, opt_.sndbuf);
+    }
+}
+
+std::uint64_t HackbenchWorkload::channel_capacity() const
+{
+    return opt_.pipe ? limit_ : (limit_ + charge_ - 1) / charge_;
 }
 
 void HackbenchWorkload::setup(Kernel& k)
@@ -83,7 +93,6 @@ Step HackbenchWorkload::sender_step(Kernel& k, Actor& a)
     if (a.copying) {
         a.copying = false;
         Channel& ch = channels_[a.channel];
-        --ch.in_flight;
         ++ch.queued;
         ++a.done;
         if (ch.reader_waiting != kNoTask) {
@@ -93,7 +102,7 @@ Step HackbenchWorkload::sender_step(Kernel& k, Actor& a)
         }
         // pipe_write() passes the wakeup on to the next waiting writer while
         // room is left, since a reader only wakes one.
-        if (opt_.pipe && !ch.writers_waiting.empty() && used(ch) < capacity_) {
+        if (opt_.pipe && !ch.writers_waiting.empty() && ch.used < limit_) {
             const TaskId next = ch.writers_waiting.front();
             ch.writers_waiting.pop_front();
             k.wake_up(next, WF_SYNC);
@@ -105,11 +114,14 @@ Step HackbenchWorkload::sender_step(Kernel& k, Actor& a)
     }
     a.channel = a.group * opt_.fds + a.done % opt_.fds;
     Channel& ch = channels_[a.channel];
-    if (used(ch) >= capacity_) {
+    // pipe_write() waits for a free slot; sock_alloc_send_pskb() waits
+    // while sk_wmem_alloc >= sk_sndbuf, so the write that crosses the limit
+    // still goes through. Either way the room is taken before the copy.
+    if (ch.used >= limit_) {
         ch.writers_waiting.push_back(a.task);
         return Step::block();
     }
-    ++ch.in_flight;
+    ch.used += charge_;
     a.copying = true;
     return Step::compute(op_cost_);
 }
@@ -121,6 +133,10 @@ Step HackbenchWorkload::receiver_step(Kernel& k, Actor& a)
         a.copying = false;
         ++a.done;
         ++delivered_;
+        // unix_stream_read_generic() frees the skb once it is copied out:
+        // consume_skb() -> sock_wfree() returns its truesize to the writer.
+        if (!opt_.pipe)
+            ch.used -= charge_;
         wake_writers(k, ch, a.freed_full);
     }
     if (a.done == opt_.loops * opt_.fds) {
@@ -131,16 +147,22 @@ Step HackbenchWorkload::receiver_step(Kernel& k, Actor& a)
         ch.reader_waiting = a.task;
         return Step::block();
     }
-    a.freed_full = used(ch) >= capacity_;
+    a.freed_full = ch.used >= limit_;
     --ch.queued;
+    // A pipe slot is free for writers as soon as the read takes it.
+    if (opt_.pipe)
+        --ch.used;
     a.copying = true;
     return Step::compute(op_cost_);
 }
 
 // After a read made room. pipe_read() wakes one exclusive writer, and only
-// if the pipe was full; a unix socket's unix_write_space() wakes every
-// writer once the queue is down to a quarter of sk_sndbuf (unix_writable()).
-// Both use the sync wakeup.
+// if the pipe was full. For a socket, sock_wfree() calls unix_write_space()
+// on every freed skb; it wakes the writers sleeping in sock_wait_for_wmem()
+// (non-exclusive waits, so all of them) once unix_writable() holds:
+// refcount(sk_wmem_alloc) << 2 <= sk_sndbuf. That refcount is the truesize
+// in flight plus 2: the socket's own reference (sk_alloc() starts it at 1)
+// and the one sock_wfree() keeps across the call. Both use the sync wakeup.
 void HackbenchWorkload::wake_writers(Kernel& k, Channel& ch, bool freed_full)
 {
     if (ch.writers_waiting.empty())
@@ -153,7 +175,7 @@ void HackbenchWorkload::wake_writers(Kernel& k, Channel& ch, bool freed_full)
         k.wake_up(w, WF_SYNC);
         return;
     }
-    if (used(ch) * 4 > capacity_)
+    if ((ch.used + 2) * 4 > limit_)
         return;
     std::deque<TaskId> writers;
     writers.swap(ch.writers_waiting);

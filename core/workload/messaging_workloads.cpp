@@ -6,6 +6,7 @@
 #include "workload/hackbench.h"
 #include "workload/schbench.h"
 #include "workload/tee.h"
+#include "workload/unix_skb.h"
 #include "workload/workload_params.h"
 
 namespace wb {
@@ -25,6 +26,9 @@ void add_hackbench(std::vector<WorkloadEntry>& catalog)
            {"loops", "100", "messages each sender writes to each receiver (hackbench's -l)"},
            {"datasize", "100", "bytes per message (hackbench's -s)"},
            {"mode", "socket", "socket: socketpair(AF_UNIX, SOCK_STREAM); pipe: pipes (hackbench's -p)"},
+           {"sndbuf", "212992",
+            "socket mode: the writing socket's sk_sndbuf in bytes; a write waits while the truesize in flight "
+            "to its receiver is at least this (net.core.wmem_default)"},
            {"threads", "0", "1: threads of one process (hackbench's -T); 0: processes (-P)"},
            {"cpus", "", "cpulist every task is pinned to, as taskset -c (empty: all CPUs)"}}},
          [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
@@ -34,6 +38,8 @@ void add_hackbench(std::vector<WorkloadEntry>& catalog)
              o.loops = p.count("loops", 1, kMaxCount);
              o.datasize = p.count("datasize", 1, 64 * 1024 * 1024);
              o.pipe = p.choice("mode", {"socket", "pipe"}) == "pipe";
+             // net.core.wmem_default's bounds (net/core/sysctl_net_core.c): SOCK_MIN_SNDBUF to INT_MAX.
+             o.sndbuf = p.count("sndbuf", unix_skb::kSockMinSndbuf, 0x7fffffff);
              o.threads = p.flag("threads");
              o.cpus = p.text("cpus");
              return std::make_unique<HackbenchWorkload>(o);

@@ -7,10 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "engine/simulator.h"
 #include "io/input_error.h"
 #include "topology/synthetic.h"
+#include "workload/unix_skb.h"
 #include "workload/workload_spec.h"
 
 #include "workload_test_util.h"
@@ -27,6 +30,47 @@ using test::teaching;
 bool is_sender(TaskId t, int fds)
 {
     return t % (2 * fds) >= fds;
+}
+
+// A kernel that only hands out task ids and writes down wakeups, so a test
+// can step a sender and a receiver by hand, in whatever order it likes.
+class HandKernel final : public Kernel {
+public:
+    TaskId create_task(const TaskSpec&) override { return next_++; }
+    void wake_up_new_task(TaskId, CpuId) override {}
+    void wake_up(TaskId p, unsigned int) override { woken.push_back(p); }
+    void wake_up_from_irq(TaskId p, CpuId, unsigned int) override { woken.push_back(p); }
+    void start_timer(Time, std::int64_t) override {}
+    CpuId task_cpu(TaskId) const override { return 0; }
+    Time now() const override { return Time(); }
+    const Machine& machine() const override { return machine_; }
+    Rng& rng() override { return rng_; }
+
+    std::vector<TaskId> woken;
+
+private:
+    Machine machine_ = teaching();
+    Rng rng_{1};
+    TaskId next_ = 0;
+};
+
+// One sender (task 1) writing to one receiver (task 0): the writes the
+// sender makes before its first Block, with the receiver never reading.
+std::uint64_t writes_before_block(HackbenchWorkload& w, HandKernel& k)
+{
+    std::uint64_t writes = 0;
+    while (w.next_step(k, 1).kind == Step::Kind::Compute)
+        ++writes;
+    return writes;
+}
+
+HackbenchOptions one_pair()
+{
+    HackbenchOptions o;
+    o.groups = 1;
+    o.fds = 1;
+    o.loops = 1000;
+    return o;
 }
 
 TEST(Hackbench, ReadersAndWritersWakeEachOtherWithSyncWakeupsInTheirGroup)
@@ -51,12 +95,93 @@ TEST(Hackbench, ReadersAndWritersWakeEachOtherWithSyncWakeupsInTheirGroup)
     EXPECT_GT(receiver_wakes_sender, 0);
 }
 
+TEST(Hackbench, ASocketWriterBlocksOnceTheTruesizeInFlightReachesSndbuf)
+{
+    // A send buffer one byte over 9 messages' truesize: sock_alloc_send_pskb()
+    // lets a write allocate while sk_wmem_alloc < sk_sndbuf, so the 10th
+    // write still goes through and the 11th blocks.
+    const std::uint64_t truesize = unix_skb::unix_stream_write_truesize(100, unix_skb::kSkWmemMax);
+    const std::uint64_t sndbuf = 9 * truesize + 1;
+    HackbenchOptions o = one_pair();
+    o.sndbuf = sndbuf;
+    HackbenchWorkload w(o);
+    HandKernel k;
+    w.setup(k);
+    EXPECT_EQ(w.message_charge(), truesize);
+    EXPECT_EQ(w.channel_capacity(), 10u);
+    EXPECT_EQ(writes_before_block(w, k), 10u);
+    EXPECT_TRUE(k.woken.empty()) << "the receiver never waited, so no one was woken";
+}
+
+TEST(Hackbench, AReadWakesTheSocketWritersOnlyOnceAQuarterOfSndbufIsInFlight)
+{
+    // A quarter of this buffer is two messages' truesize and one byte: two
+    // messages still in flight pass unix_writable() only without the two
+    // references it also counts, so the test tells the rules apart.
+    const std::uint64_t truesize = unix_skb::unix_stream_write_truesize(100, unix_skb::kSkWmemMax);
+    const std::uint64_t sndbuf = 8 * truesize + 4;
+    HackbenchOptions o = one_pair();
+    o.sndbuf = sndbuf;
+    HackbenchWorkload w(o);
+    HandKernel k;
+    w.setup(k);
+    const std::uint64_t written = writes_before_block(w, k);
+    // unix_writable(): (in flight + the socket's and sock_wfree()'s
+    // references) << 2 <= sk_sndbuf, tested after each freed skb.
+    std::uint64_t reads_needed = 0;
+    while (((written - reads_needed) * truesize + 2) * 4 > sndbuf)
+        ++reads_needed;
+    ASSERT_GT(reads_needed, 1u) << "the test needs a read that frees room without waking";
+    std::uint64_t reads = 0;
+    ASSERT_EQ(w.next_step(k, 0).kind, Step::Kind::Compute);  // the first read starts
+    while (k.woken.empty()) {
+        w.next_step(k, 0);  // a read ends (and the next starts)
+        ++reads;
+        ASSERT_LE(reads, written);
+    }
+    EXPECT_EQ(reads, reads_needed);
+    EXPECT_EQ(k.woken, std::vector<TaskId>{1});
+}
+
+TEST(Hackbench, APipeWriterStillBlocksWhenItsSixteenPagesAreFull)
+{
+    HackbenchOptions o = one_pair();
+    o.pipe = true;
+    o.datasize = 4096;
+    HackbenchWorkload w(o);
+    HandKernel k;
+    w.setup(k);
+    EXPECT_EQ(writes_before_block(w, k), kPipeCapacityBytes / 4096);
+    o.datasize = 100;
+    HackbenchWorkload small(o);
+    HandKernel k2;
+    small.setup(k2);
+    EXPECT_EQ(writes_before_block(small, k2), kPipeCapacityBytes / 100) << "pipes count messages, not truesize";
+}
+
+TEST(Hackbench, DefaultSocketsBlockTheSendersOfAFullGroup)
+{
+    // 20 senders each write 100 messages to each receiver: 2000 messages of
+    // 768 bytes' truesize against 212992 bytes, so the senders block and
+    // the receivers' reads wake them.
+    const Outcome r = simulate("hackbench:groups=1");
+    int receiver_wakes_sender = 0;
+    for (const DecisionRecord& d : r.wakeups)
+        if (!is_sender(d.waker, 20) && is_sender(d.wakee, 20))
+            ++receiver_wakes_sender;
+    EXPECT_GT(receiver_wakes_sender, 0);
+    // Had a message charged only its 100 bytes, 2129 would fit and no
+    // receiver would ever wake a sender.
+    EXPECT_GT(20u * 100u, r.workload<HackbenchWorkload>().channel_capacity());
+    EXPECT_LT(20u * 100u, unix_skb::kSkWmemMax / 100);
+}
+
 TEST(Hackbench, SocketsLargeEnoughNeverBlockTheSenders)
 {
-    // 212992 bytes hold 2129 messages of 100 bytes: more than the 40 each
-    // receiver gets, so no receiver ever wakes a sender.
+    // 212992 bytes hold 278 skbs of a 100-byte message: more than the 40
+    // each receiver gets, so no receiver ever wakes a sender.
     const Outcome r = simulate("hackbench:groups=1,fds=4,loops=10");
-    EXPECT_EQ(r.workload<HackbenchWorkload>().channel_capacity(), 2129u);
+    EXPECT_GT(r.workload<HackbenchWorkload>().channel_capacity(), 40u);
     ASSERT_FALSE(r.wakeups.empty());
     for (const DecisionRecord& d : r.wakeups) {
         EXPECT_TRUE(is_sender(d.waker, 4));
@@ -105,6 +230,9 @@ TEST(Hackbench, BadParametersAreReportedWithWhatWasExpected)
     EXPECT_NE(error_of("hackbench:mode=fifo").find("mode=fifo: expected one of socket, pipe"), std::string::npos);
     EXPECT_NE(error_of("hackbench:fds=0").find("fds=0: expected a whole number from 1"), std::string::npos);
     EXPECT_NE(error_of("hackbench:threads=2").find("threads=2: expected 0 or 1"), std::string::npos);
+    EXPECT_NE(error_of("hackbench:sndbuf=4607").find("sndbuf=4607: expected a whole number from 4608"),
+              std::string::npos)
+        << "SOCK_MIN_SNDBUF";
     Simulator sim(teaching(), make_workload("hackbench:cpus=9-12"), SimOptions{});
     EXPECT_THROW(sim.run(), InputError);
 }
