@@ -123,7 +123,9 @@ private slots:
         window_->nextDivergence();
         QVERIFY(stepped.wait(20000));
         auto* message = window_->findChild<QLabel*>(QStringLiteral("messageStatus"));
-        QVERIFY2(message->text().startsWith(QStringLiteral("the policies diverge: #")), qPrintable(message->text()));
+        // The stop's reason follows the step's records.
+        QTRY_VERIFY2(message->text().startsWith(QStringLiteral("the policies diverge: #")),
+                     qPrintable(message->text()));
         QVERIFY2(message->text().contains(QStringLiteral(", sync-waker-v3:smt_check=off → CPU ")),
                  qPrintable(message->text()));
         DecisionOverlay* overlay = window_->grid(0)->view()->topologyScene()->decisionOverlay();
