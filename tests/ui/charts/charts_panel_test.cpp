@@ -25,27 +25,6 @@
 namespace wb {
 namespace {
 
-Comparison two_policies()
-{
-    Comparison c;
-    c.cases = {"pipe"};
-    c.workloads = {"pipe:loops=1000"};
-    c.policies = {"baseline", "sync-waker-v3"};
-    c.runs = 3;
-    const std::vector<std::vector<double>> values{{5.0, 5.2, 5.4}, {3.0, 3.3, 3.6}};
-    for (std::size_t p = 0; p < 2; ++p) {
-        ComparisonCell cell;
-        cell.policy = c.policies[p];
-        cell.case_label = "pipe";
-        cell.metric = "usecs/op";
-        cell.unit = "us";
-        cell.values = values[p];
-        c.cells.push_back(cell);
-    }
-    finish_comparison(c);
-    return c;
-}
-
 // A panel with something in every chart: two policies' lines, a latency
 // curve wide enough for the log axis, the headline's bars and labels.
 void fill(ChartsPanel& panel)
@@ -56,8 +35,8 @@ void fill(ChartsPanel& panel)
     for (int i = 0; i < 100; ++i)
         wide.record(i < 90 ? 2000 : 4'000'000);
     panel.latency()->setDistribution(0, wide);
-    panel.headline()->setComparison(two_policies());
-    panel.placement()->setComparison(two_policies());
+    panel.headline()->setComparison(test::two_policy_comparison());
+    panel.placement()->setComparison(test::two_policy_comparison());
 }
 
 QList<QChartView*> views(const ChartsPanel& panel)
@@ -196,7 +175,7 @@ private slots:
             }
         }
         // A headline rebuilt under the scale keeps it.
-        panel.headline()->setComparison(two_policies());
+        panel.headline()->setComparison(test::two_policy_comparison());
         const QList<qreal> rebuilt = font_sizes(panel.headline());
         QCOMPARE(rebuilt.size(), normal[2].size());
         for (qsizetype i = 0; i < rebuilt.size(); ++i)

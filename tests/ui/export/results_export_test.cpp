@@ -7,33 +7,9 @@
 #include "export/results_export.h"
 #include "io/comparison_json.h"
 #include "metrics/comparison.h"
+#include "window_test_support.h"
 
 namespace wb {
-namespace {
-
-Comparison comparison()
-{
-    Comparison c;
-    c.cases = {"pipe"};
-    c.workloads = {"pipe:loops=1000"};
-    c.policies = {"baseline", "sync-waker-v3"};
-    c.runs = 3;
-    const std::vector<std::vector<double>> values{{5.0, 5.2, 5.4}, {3.0, 3.3, 3.6}};
-    for (std::size_t p = 0; p < 2; ++p) {
-        ComparisonCell cell;
-        cell.policy = c.policies[p];
-        cell.case_label = "pipe";
-        cell.metric = "usecs/op";
-        cell.unit = "us";
-        cell.values = values[p];
-        cell.placement[3] = 1.0;
-        c.cells.push_back(cell);
-    }
-    finish_comparison(c);
-    return c;
-}
-
-}  // namespace
 
 class ResultsExportTest : public QObject {
     Q_OBJECT
@@ -41,7 +17,7 @@ class ResultsExportTest : public QObject {
 private slots:
     void theSameTextAsWakesim()
     {
-        const Comparison c = comparison();
+        const Comparison c = test::two_policy_comparison();
         const QString table = text_table(c);
         QCOMPARE(table, QString::fromStdString(format_comparison(c)));
         QVERIFY(table.contains("sync-waker-v3"));
@@ -56,7 +32,7 @@ private slots:
         QVERIFY(dir.isValid());
         QString error;
         const QString path = dir.filePath("results.csv");
-        const QString csv = results_csv(comparison());
+        const QString csv = results_csv(test::two_policy_comparison());
         QVERIFY2(write_text_file(path, csv, &error), qPrintable(error));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
