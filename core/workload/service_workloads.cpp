@@ -20,22 +20,32 @@ void add_io_uring(std::vector<WorkloadEntry>& catalog)
 {
     catalog.push_back(
         {{"io-uring",
-          "stress-ng --io-uring: instances submit I/O and sleep; the completion interrupt on the submitting CPU "
-          "wakes its kworker, which wakes the instance (per-CPU kthread wakeups)",
+          "stress-ng --io-uring: each instance submits 15 opcodes one at a time on a tmpfs file and waits for each "
+          "(iowait); 12 of them go to an io-wq worker thread of its process, woken with wake_up_process() and "
+          "placed by the fair class, whose completion wakes the instance",
           {{"instances", "0", "stressor instances (stress-ng's --io-uring N); 0: one per CPU"},
-           {"latency", "20us", "device completion latency of each I/O"},
-           {"work", "2us", "submission work per I/O, besides the system call"},
-           {"ops", "0", "stop each instance after this many I/Os (--io-uring-ops); 0: no limit"},
-           {"timeout", "1s", "stop after this much simulated time (--timeout)"}}},
+           {"ops", "0", "stop each instance after this many bogo ops, one per request (--io-uring-ops); 0: no limit"},
+           {"timeout", "1s", "stop after this much simulated time (--timeout)"},
+           {"vfs_work", "300ns",
+            "in-kernel work of one tmpfs file operation besides io_uring and the syscall (fd or dcache lookup, inode "
+            "lock, attribute copy; estimate: lmbench lat_syscall stat class)"},
+           {"page_work", "300ns", "allocating and zeroing, or freeing, one 4 KiB tmpfs page (estimate)"},
+           {"fs", "tmpfs",
+            "the temp dir's file system: tmpfs, or ramfs (no fallocate, no xattrs: stress-ng drops those opcodes)"},
+           {"worker_idle", "5s", "io-wq WORKER_IDLE_TIMEOUT: an idle worker's sleep before it checks whether to exit"}}},
          [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
              IoUringOptions o;
              o.instances = p.count("instances", 0, 100000);
-             o.latency = p.duration("latency");
-             o.work = p.duration("work");
              o.ops = p.count("ops", 0, kMaxCount);
              o.timeout = p.duration("timeout");
              if (o.timeout <= Time())
                  p.fail("timeout=" + p.text("timeout") + ": expected a duration above 0");
+             o.vfs_work = p.duration("vfs_work");
+             o.page_work = p.duration("page_work");
+             o.file = p.choice("fs", {"tmpfs", "ramfs"}) == "ramfs" ? kRamfsFile : kTmpfsFile;
+             o.worker_idle = p.duration("worker_idle");
+             if (o.worker_idle <= Time())
+                 p.fail("worker_idle=" + p.text("worker_idle") + ": expected a duration above 0");
              return std::make_unique<IoUringWorkload>(o);
          }});
 }
