@@ -5,6 +5,7 @@
 // costs and clock of the machine it runs on.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "engine/rng.h"
@@ -41,6 +42,11 @@ public:
     // whatever that CPU was running, possibly the idle task, and the wakeup
     // is not in task context. Its handling time delays the interrupted task.
     virtual void wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags) = 0;
+    // The step the running task is about to be given reads `bytes` of
+    // payload that were written on CPU `written_on` (a pipe buffer, a
+    // message): called from Workload::next_step(). Workloads declare what
+    // they move; the engine counts it by distance (RunMetrics::bytes_read).
+    virtual void note_data_read(std::uint64_t bytes, CpuId written_on) = 0;
     // Calls Workload::on_timer(token) at `at` (not before now).
     virtual void start_timer(Time at, std::int64_t token) = 0;
 

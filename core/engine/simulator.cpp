@@ -323,6 +323,13 @@ void Simulator::start_timer(Time at, std::int64_t token)
     events_.push({std::max(at, s_.now), 0, kWorkloadTimer, 0, 0, token});
 }
 
+void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
+{
+    assert(current_cpu_ != kNoCpu && "note_data_read() is called from a running task's step");
+    const CpuId from = written_on == kNoCpu ? current_cpu_ : written_on;
+    metrics_.bytes_read[static_cast<std::size_t>(distance_class(machine_, from, current_cpu_))] += bytes;
+}
+
 // ---------------------------------------------------------------------------
 // Executing steps.
 
@@ -400,13 +407,28 @@ void Simulator::start_timer(Time at, std::int64_t token)
     CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
     if (c.busy == busy)
         return;
-    CpuTimes& times = metrics_.cpu_times[static_cast<std::size_t>(cpu)];
-    (c.busy ? times.busy : times.idle) += s_.now - c.last_change;
-    c.last_change = s_.now;
+    account_cpu_time(cpu);
     idle_cpus_ += busy ? -1 : 1;
     c.busy = busy;
     if (c.has_smt_siblings)
         retime_siblings(cpu);
+}
+
+// Closes the CPU's busy or idle interval at now. An idle interval is
+// iowait if a task that slept here in io_schedule() still sleeps at its end.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::account_cpu_time(CpuId cpu)
+{
+    CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
+    CpuTimes& times = metrics_.cpu_times[static_cast<std::size_t>(cpu)];
+    const Time d = s_.now - c.last_change;
+    if (c.busy) {
+        times.busy += d;
+    } else {
+        times.idle += d;
+        if (c.nr_iowait > 0) [[unlikely]]
+            times.iowait += d;
+    }
+    c.last_change = s_.now;
 }
 
 // Inlined, with run_next_step(), into the run loop (see dispatch()).
@@ -448,6 +470,8 @@ void Simulator::start_timer(Time at, std::int64_t token)
         return;
     }
     if (step.kind == Step::Kind::Block) [[likely]] {
+        if (step.iowait) [[unlikely]]
+            io_schedule(cpu, t);
         block_task(cpu, p, t);
         return;
     }
@@ -458,9 +482,32 @@ void Simulator::start_timer(Time at, std::int64_t token)
 [[gnu::hot, gnu::always_inline]] inline void Simulator::block_task(CpuId cpu, TaskId p, TaskExec& t)
 {
     t.blocked = true;
-    s_.task(p).state = TaskState::Sleeping;
+    Task& task = s_.task(p);
+    task.state = TaskState::Sleeping;
     ++metrics_.voluntary_switches;
+    metrics_.workload_voluntary_switches += !task.kthread;
     schedule_sleeping(cpu);
+}
+
+// io_schedule(): the sleep about to start counts in this CPU's nr_iowait
+// until the wakeup (__schedule()'s increment when it dequeues the task).
+[[gnu::noinline]] void Simulator::io_schedule(CpuId cpu, TaskExec& t)
+{
+    t.in_iowait = true;
+    ++cpu_[static_cast<std::size_t>(cpu)].nr_iowait;
+}
+
+// try_to_wake_up()'s decrement of the nr_iowait of the CPU the task slept
+// on: by the waker when the task moves, else by ttwu_do_activate() on that
+// CPU. `on_cpu`: this runs on `cpu` itself, in the interrupt that ended its
+// idle period, and irq_enter() classified that period while the sleeper
+// still counted (tick_nohz_stop_idle()).
+[[gnu::noinline]] void Simulator::end_iowait(CpuId cpu, TaskExec& t, bool on_cpu)
+{
+    if (on_cpu && !cpu_[static_cast<std::size_t>(cpu)].busy)
+        account_cpu_time(cpu);
+    t.in_iowait = false;
+    --cpu_[static_cast<std::size_t>(cpu)].nr_iowait;
 }
 
 // The rarer steps, out of line.
@@ -476,6 +523,7 @@ void Simulator::start_timer(Time at, std::int64_t token)
         block_task(cpu, p, t);
         return;
     case Step::Kind::Yield:
+        ++metrics_.yields;
         // yield_task_fair(): charge the run so far and push the deadline a
         // slice further, so that any other eligible task goes first.
         update_curr(s_, cpu);
@@ -565,8 +613,10 @@ void Simulator::start_timer(Time at, std::int64_t token)
         }
     }
     update_misfit_status(s_, lb_, next, cpu);
-    if (next != prev && prev != kNoTask && preempted && s_.task(prev).state != TaskState::Dead)
+    if (next != prev && prev != kNoTask && preempted && s_.task(prev).state != TaskState::Dead) {
         ++metrics_.involuntary_switches;
+        metrics_.workload_involuntary_switches += !s_.task(prev).kthread;
+    }
     cpu_[static_cast<std::size_t>(cpu)].overhead_left += balance_cost;
     context_switch(cpu, prev, next);
 }
@@ -638,6 +688,7 @@ void Simulator::start_timer(Time at, std::int64_t token)
     rq.idle_stamp = s_.now;
     c.gov_since = s_.now;
     pick_idle_state(cpu);
+    ++metrics_.idle_entries;
     set_busy(cpu, false);
     update_idle_core(s_, cpu);
     nohz_balance_enter_idle(s_, lb_, cpu);
@@ -678,6 +729,7 @@ void Simulator::reenter_idle(CpuId cpu)
     c.idle_history.add(d);
     c.gov_since = s_.now;
     pick_idle_state(cpu);
+    ++metrics_.idle_entries;
 }
 
 [[gnu::hot]] Time Simulator::idle_exit_latency(CpuId cpu) const
@@ -948,12 +1000,12 @@ void Simulator::on_active_balance(CpuId busiest)
 // Closes the busy/idle intervals still open when the workload finishes.
 void Simulator::close_accounting()
 {
-    for (std::size_t i = 0; i < cpu_.size(); ++i) {
-        CpuExec& c = cpu_[i];
-        (c.busy ? metrics_.cpu_times[i].busy : metrics_.cpu_times[i].idle) += s_.now - c.last_change;
-        c.last_change = s_.now;
-    }
+    for (std::size_t i = 0; i < cpu_.size(); ++i)
+        account_cpu_time(static_cast<CpuId>(i));
     note_rq_change(0);
+    metrics_.runtime = Time();
+    for (TaskId p = 0; p < static_cast<TaskId>(task_.size()); ++p)
+        metrics_.runtime += Time::ns(static_cast<std::int64_t>(s_.task(p).se.sum_exec_runtime));
 }
 
 // Accumulates the time some CPU sat idle while another had a task waiting,

@@ -94,6 +94,7 @@ public:
     void wake_up(TaskId p, unsigned int wake_flags) override;
     void wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags) override;
     void start_timer(Time at, std::int64_t token) override;
+    void note_data_read(std::uint64_t bytes, CpuId written_on) override;
     CpuId task_cpu(TaskId p) const override { return s_.task(p).cpu; }
     Time now() const override { return s_.now; }
     const Machine& machine() const override { return machine_; }
@@ -137,6 +138,7 @@ private:
         // prediction (none yet: predictions are never negative).
         std::int64_t picked_for_ns = -1;
         int picked_state = -1;
+        int nr_iowait = 0;  // rq->nr_iowait: tasks that slept here in io_schedule() and are still asleep
     };
 
     // What a task is doing beyond its sched entity.
@@ -144,6 +146,7 @@ private:
         Time work_left;        // of the current Compute step, at nominal speed
         bool in_step = false;  // has an unfinished Compute step
         bool blocked = false;  // its last step was Block: the next run starts with next_step()
+        bool in_iowait = false;  // asleep in io_schedule(), counted in its CPU's nr_iowait
         Time wake_started;     // try_to_wake_up() of the wakeup being served; for wakeup latency
         bool latency_pending = false;
         Time runnable_since;  // for run delay
@@ -182,6 +185,9 @@ private:
     double effective_speed(CpuId cpu) const;
     double contended_speed(CpuId cpu) const;
     void set_busy(CpuId cpu, bool busy);
+    void account_cpu_time(CpuId cpu);
+    void io_schedule(CpuId cpu, TaskExec& t);
+    void end_iowait(CpuId cpu, TaskExec& t, bool on_cpu);
 
     // core.c: scheduling.
     void schedule(CpuId cpu, bool preempted);

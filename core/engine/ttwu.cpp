@@ -61,6 +61,8 @@ namespace wb {
     // ttwu_runnable(): a delayed-dequeue task is still queued where it
     // slept; it becomes runnable again in place, with no CPU selection.
     if (pt.se.on_rq && pt.se.sched_delayed) {
+        if (t.in_iowait) [[unlikely]]
+            end_iowait(pt.cpu, t, pt.cpu == this_cpu);
         if (rec) {
             rec->target = pt.cpu;
             rec->steps.push_back({"ttwu_runnable", "delayed task requeued in place", "", pt.cpu});
@@ -81,8 +83,11 @@ namespace wb {
     const CpuId prev = pt.wake_cpu != kNoCpu ? pt.wake_cpu : pt.cpu != kNoCpu ? pt.cpu : this_cpu;
     WakePath path = WakePath::TargetFallback;
     const CpuId cpu = select_task_rq(s_, waker, p, prev, &wake_flags, rec ? &*rec : nullptr, &path);
-    if (pt.cpu != kNoCpu && cpu != pt.cpu)
+    if (pt.cpu != kNoCpu && cpu != pt.cpu) {
         wake_flags |= WF_MIGRATED;
+        if (t.in_iowait) [[unlikely]]
+            end_iowait(pt.cpu, t, false);
+    }
     set_task_cpu(s_, p, cpu);
     finish_decision(path, this_cpu, wake_cpu, cpu, rec);
     ttwu_queue(waker, p, cpu, wake_flags);
@@ -97,7 +102,9 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
         settle_progress(cpu);
     current_cpu_ = cpu;
     in_irq_ = true;
+    const Time before = cpu_[static_cast<std::size_t>(cpu)].overhead_left;
     wake_up(p, wake_flags);
+    metrics_.irq_time += cpu_[static_cast<std::size_t>(cpu)].overhead_left - before;
     in_irq_ = false;
     current_cpu_ = kNoCpu;
     if (!busy) {
@@ -163,6 +170,9 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
         enqueue_flags |= ENQUEUE_MIGRATED;
     if (wake_flags & WF_RQ_SELECTED)
         enqueue_flags |= ENQUEUE_RQ_SELECTED;
+    TaskExec& t = task_[static_cast<std::size_t>(p)];
+    if (t.in_iowait) [[unlikely]]
+        end_iowait(cpu, t, cpu == current_cpu_ || current_cpu_ == kNoCpu);
     enqueue_task_fair(s_, cpu, p, enqueue_flags);
     s_.task(p).state = TaskState::Runnable;
     mark_runnable(p);

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "metrics/run_figures.h"
 #include "metrics/run_metrics.h"
 #include "metrics/run_summary.h"
 #include "sched/decision.h"
@@ -89,6 +90,13 @@ std::string run_result_to_json(const RunInfo& info, bool finished, Time elapsed,
     j["placement_from_prev"] = fractions(m.placement_from_prev);
     j["migrations"] = by_name(m.migrations, kDistanceClassNames);
     j["idle_while_waiting_ns"] = m.idle_while_waiting.ns();
+    j["bytes_read"] = by_name(m.bytes_read, kDistanceClassNames);
+    // The figures under the real tools' names (metrics/run_figures.h).
+    Json figures;
+    const RunFigures f = run_figures(m, elapsed, ops, headline);
+    for (const RunFigureInfo& figure : run_figure_table())
+        figures[std::string(figure.name)] = f.*figure.field;
+    j["figures"] = std::move(figures);
     j["events"] = m.events;
     j["cpus"] = std::move(cpus);
     return j.dump(2) + "\n";

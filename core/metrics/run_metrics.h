@@ -19,6 +19,10 @@ namespace wb {
 struct CpuTimes {
     Time busy;  // running a task or switching
     Time idle;
+    // The part of `idle` that /proc/stat calls iowait: idle periods that
+    // ended while a task which slept on this CPU in io_schedule() was still
+    // asleep (nr_iowait > 0), as tick_nohz_stop_idle() classifies them.
+    Time iowait;
 };
 
 struct RunMetrics {
@@ -27,6 +31,17 @@ struct RunMetrics {
     std::uint64_t wakeups = 0;
     std::uint64_t voluntary_switches = 0;    // the task blocked
     std::uint64_t involuntary_switches = 0;  // the task was preempted
+    // The same two, counted only for the workload's own tasks (not kernel
+    // threads): what the program's getrusage() would report.
+    std::uint64_t workload_voluntary_switches = 0;
+    std::uint64_t workload_involuntary_switches = 0;
+    std::uint64_t yields = 0;       // sched_yield() calls
+    std::uint64_t idle_entries = 0;  // a CPU entered a cpuidle state (cpuidle's per-state `usage`, summed)
+    Time irq_time;                  // kernel work done in interrupts (wakeups from device completions)
+    Time runtime;                   // every task's sum_exec_runtime, at the end of the run
+    // Payload bytes the workloads declared read (Kernel::note_data_read),
+    // by where they were written relative to the reader's CPU.
+    std::array<std::uint64_t, kDistanceClassCount> bytes_read{};
     std::uint64_t ipis = 0;                  // wake-list and reschedule IPIs sent
     std::array<std::uint64_t, static_cast<std::size_t>(WakePath::Count)> wakeups_by_path{};
     std::array<std::uint64_t, kDistanceClassCount> placement_from_waker{};  // chosen CPU vs waker CPU

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "metrics/run_summary.h"
 
+#include "metrics/run_figures.h"
+
 #include <cstdio>
 #include <numeric>
 
@@ -66,6 +68,14 @@ std::string format_run_summary(const RunMetrics& m, Time elapsed)
     const double cpus_busy = elapsed.ns() > 0 ? static_cast<double>(busy.ns()) / static_cast<double>(elapsed.ns()) : 0;
     line(out, "\nCPUs busy           %.3f on average; idle while a task waited %.6f s\n", cpus_busy,
          m.idle_while_waiting.to_seconds());
+    // What perf stat, mpstat and getrusage() would show for the same run.
+    const RunFigures f = run_figures(m, elapsed, 0, Headline{});
+    line(out, "per second          %.0f context switches (%.0f voluntary, %.0f involuntary of the workload's tasks), "
+              "%.0f cpu-migrations, %.0f cpuidle entries, %.0f sched_yield()\n",
+         f.context_switches_per_sec, f.workload_voluntary_switches_per_sec, f.workload_involuntary_switches_per_sec,
+         f.cpu_migrations_per_sec, f.cpuidle_entries_per_sec, f.sched_yield_per_sec);
+    line(out, "CPU time            %.2f%% busy, %.2f%% idle, %.2f%% iowait, %.2f%% irq; run delay / runtime %.4f\n",
+         f.busy_pct, f.idle_pct, f.iowait_pct, f.irq_pct, f.run_delay_per_runtime);
     return out;
 }
 

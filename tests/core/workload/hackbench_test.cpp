@@ -41,6 +41,7 @@ public:
     void wake_up(TaskId p, unsigned int) override { woken.push_back(p); }
     void wake_up_from_irq(TaskId p, CpuId, unsigned int) override { woken.push_back(p); }
     void start_timer(Time, std::int64_t) override {}
+    void note_data_read(std::uint64_t, CpuId) override {}
     CpuId task_cpu(TaskId) const override { return 0; }
     Time now() const override { return Time(); }
     const Machine& machine() const override { return machine_; }
