@@ -220,6 +220,7 @@ Step IoUringWorkload::exit_instance(Kernel& k, Instance& in)
         Worker& w = workers_[wi];
         const bool asleep = w.state == WorkerState::Idle;
         w.state = WorkerState::Exiting;
+        w.timed_out = false;
         if (asleep)
             k.wake_up(w.task, 0);
     }
@@ -308,8 +309,13 @@ void IoUringWorkload::io_wq_enqueue(Kernel& k, Instance& in, IoUringOp op)
     in.iowq.push_back(op);
     // io_acct_activate_free_worker(): the most recently idled worker first
     // (__io_worker_idle() adds at the head of the free list).
+    // A worker stays on the free list until it runs and takes work
+    // (__io_worker_busy()), so one already woken (by its idle timer) counts:
+    // wake_up_process() finds it awake and does nothing.
     for (auto it = in.workers.rbegin(); it != in.workers.rend(); ++it) {
         Worker& w = workers_[*it];
+        if (w.state == WorkerState::Woken && w.timed_out)
+            return;
         if (w.state != WorkerState::Idle)
             continue;
         w.state = WorkerState::Woken;
@@ -365,11 +371,7 @@ Step IoUringWorkload::worker_step(Kernel& k, Worker& w)
             k.wake_up(in.task, 0);
     }
     if (w.state == WorkerState::Exiting) {
-        w.state = WorkerState::Exited;
-        --in.nr_workers;
-        in.workers.erase(std::find(in.workers.begin(), in.workers.end(), static_cast<std::size_t>(&w - workers_.data())));
-        ++wstats_.exited;
-        return Step::exit();
+        return worker_exit(in, w);
     }
     if (!in.iowq.empty()) {
         // io_acct_run_queue() / io_worker_handle_work(): take the next
@@ -388,15 +390,20 @@ Step IoUringWorkload::worker_step(Kernel& k, Worker& w)
     if (w.timed_out) {
         w.timed_out = false;
         if (io_worker_exits_on_timeout(in.nr_workers, true)) {
-            w.state = WorkerState::Exited;
-            --in.nr_workers;
-            in.workers.erase(
-                std::find(in.workers.begin(), in.workers.end(), static_cast<std::size_t>(&w - workers_.data())));
-            ++wstats_.exited;
-            return Step::exit();
+            return worker_exit(in, w);
         }
     }
     return worker_idle(k, w);
+}
+
+// io_worker_exit(): the worker leaves its accounting class and the process.
+Step IoUringWorkload::worker_exit(Instance& in, Worker& w)
+{
+    w.state = WorkerState::Exited;
+    --in.nr_workers;
+    in.workers.erase(std::find(in.workers.begin(), in.workers.end(), static_cast<std::size_t>(&w - workers_.data())));
+    ++wstats_.exited;
+    return Step::exit();
 }
 
 // __io_worker_idle() then schedule_timeout(WORKER_IDLE_TIMEOUT) in

@@ -44,7 +44,12 @@ public:
     void setup(Kernel& k) override;
     Step next_step(Kernel& k, TaskId t) override;
     void on_timer(Kernel& k, std::int64_t token) override;
-    bool done() const override { return exited_ == instances_.size() && !instances_.empty(); }
+    // An instance's process is gone once its io-wq workers have exited too
+    // (io_wq_exit_workers() waits for them).
+    bool done() const override
+    {
+        return exited_ == instances_.size() && !instances_.empty() && wstats_.exited == wstats_.created;
+    }
     double ops() const override { return static_cast<double>(total_ops()); }
     double progress(Time now) const override { return time_progress(now, opt_.timeout); }
     Headline headline(Time elapsed) const override;
@@ -119,6 +124,7 @@ private:
     void io_wq_enqueue(Kernel& k, Instance& in, IoUringOp op);
     void create_worker(Kernel& k, Instance& in);
     Step worker_idle(Kernel& k, Worker& w);
+    Step worker_exit(Instance& in, Worker& w);
     void set_role(TaskId t, Role r);
     std::uint64_t total_ops() const;
 

@@ -120,7 +120,7 @@ TEST(IoUring, AWorkerIsAnUnboundThreadOfTheInstanceWokenWithoutSyncAndPlacedFree
             const Task& wt = s.task(d.wakee);
             EXPECT_FALSE(wt.kthread);
             EXPECT_FALSE(wt.per_cpu_kthread());
-            EXPECT_EQ(wt.nr_cpus_allowed, s.nr_cpus());
+            EXPECT_EQ(wt.nr_cpus_allowed, s.nr_cpus);
             EXPECT_EQ(wt.mm, s.task(d.waker).mm);  // a thread of the submitter's process
             ++worker_wakeups;
             worker_elsewhere += d.chosen != d.waker_cpu;
