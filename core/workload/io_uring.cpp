@@ -61,6 +61,12 @@ void IoUringWorkload::setup(Kernel& k)
 
     const int nr = m.nr_cpus();
     const std::size_t n = opt_.instances ? opt_.instances : static_cast<std::size_t>(nr);
+    // stress-ng's main process, on CPU 0, forks the instances.
+    TaskSpec ps;
+    ps.name = "stress-ng";
+    ps.group = 2;
+    parent_ = k.create_task(ps);
+    set_role(parent_, {Kind::Parent, 0});
     instances_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         TaskSpec spec;
@@ -70,11 +76,21 @@ void IoUringWorkload::setup(Kernel& k)
         const TaskId t = k.create_task(spec);
         instances_[i].task = t;
         instances_[i].max_workers = bound_workers_for(nr);
-        set_role(t, {false, static_cast<std::uint32_t>(i)});
+        set_role(t, {Kind::Instance, static_cast<std::uint32_t>(i)});
     }
-    // stress-ng forks its instances from the parent on CPU 0.
-    for (const Instance& in : instances_)
-        k.wake_up_new_task(in.task, 0);
+    k.wake_up_new_task(parent_, 0);
+}
+
+// stress_run(): fork() each instance in turn; the children start at once
+// (no --sync-start). Then waitpid() for the rest of the run.
+Step IoUringWorkload::parent_step(Kernel& k)
+{
+    if (forked_ > 0 && forked_ <= instances_.size())
+        k.wake_up_new_task(instances_[forked_ - 1].task, k.task_cpu(parent_));
+    if (forked_ >= instances_.size())
+        return Step::block();
+    ++forked_;
+    return Step::compute(opt_.fork);
 }
 
 void IoUringWorkload::set_role(TaskId t, Role r)
@@ -88,15 +104,21 @@ void IoUringWorkload::set_role(TaskId t, Role r)
 bool IoUringWorkload::is_worker(TaskId t) const
 {
     const auto idx = static_cast<std::size_t>(t);
-    return idx < role_of_.size() && role_of_[idx].worker;
+    return idx < role_of_.size() && role_of_[idx].kind == Kind::Worker;
 }
 
 Step IoUringWorkload::next_step(Kernel& k, TaskId t)
 {
     const Role r = role_of_[static_cast<std::size_t>(t)];
-    if (r.worker)
+    switch (r.kind) {
+    case Kind::Worker:
         return worker_step(k, workers_[r.index]);
-    return instance_step(k, instances_[r.index]);
+    case Kind::Instance:
+        return instance_step(k, instances_[r.index]);
+    case Kind::Parent:
+        break;
+    }
+    return parent_step(k);
 }
 
 // ---------------------------------------------------------------------------
@@ -106,8 +128,11 @@ Step IoUringWorkload::instance_step(Kernel& k, Instance& in)
 {
     switch (in.phase) {
     case Phase::Start: {
+        // The instance forks the child that runs the stressor, whose run
+        // (and alarm(timeout)) starts now; it opens its file.
+        in.start = k.now();
         in.phase = Phase::FileCycle;
-        const Time t = file_cycle(in, true);
+        const Time t = opt_.fork + file_cycle(in, true);
         in.cpu_time += t;
         return Step::compute(t);
     }
@@ -162,7 +187,7 @@ Step IoUringWorkload::next_supported(Kernel& k, Instance& in)
     if (in.next < kRound)
         return submit(k, in);
     ++rounds_;
-    if ((opt_.ops && in.ops >= opt_.ops) || k.now() >= opt_.timeout)
+    if (stopping(k, in))
         return exit_instance(k, in);
     in.phase = Phase::FileCycle;
     const Time t = file_cycle(in, false);
@@ -175,7 +200,7 @@ Step IoUringWorkload::next_supported(Kernel& k, Instance& in)
 // (inline) or the hand-off to io-wq. stress_continue() is checked first.
 Step IoUringWorkload::submit(Kernel& k, Instance& in)
 {
-    if ((opt_.ops && in.ops >= opt_.ops) || k.now() >= opt_.timeout)
+    if (stopping(k, in))
         return exit_instance(k, in);
     const IoUringOp op = kStressIoUringRound[in.next];
     Time t = syscall_ + ring_;
@@ -194,6 +219,13 @@ Step IoUringWorkload::submit(Kernel& k, Instance& in)
     in.phase = Phase::Submitting;
     in.cpu_time += t;
     return Step::compute(t);
+}
+
+// stress_continue(): the instance's alarm(timeout) has fired, or its
+// bogo-op budget is spent.
+bool IoUringWorkload::stopping(const Kernel& k, const Instance& in) const
+{
+    return (opt_.ops && in.ops >= opt_.ops) || k.now() >= in.start + opt_.timeout;
 }
 
 // close(fd), close(fd_at) of the last round (none before the first), then
@@ -215,6 +247,7 @@ Time IoUringWorkload::file_cycle(Instance& in, bool first)
 Step IoUringWorkload::exit_instance(Kernel& k, Instance& in)
 {
     in.phase = Phase::Exited;
+    in.end = k.now();
     ++exited_;
     for (const std::size_t wi : in.workers) {
         Worker& w = workers_[wi];
@@ -350,7 +383,7 @@ void IoUringWorkload::create_worker(Kernel& k, Instance& in)
     w.instance = idx;
     w.state = WorkerState::Woken;
     workers_.push_back(w);
-    set_role(t, {true, static_cast<std::uint32_t>(workers_.size() - 1)});
+    set_role(t, {Kind::Worker, static_cast<std::uint32_t>(workers_.size() - 1)});
     in.workers.push_back(workers_.size() - 1);
     ++in.nr_workers;
     ++wstats_.created;
@@ -448,9 +481,25 @@ std::uint64_t IoUringWorkload::total_ops() const
     return n;
 }
 
+// stress-ng's "real time" is the mean of the instances' own run times
+// (stats->duration, each from its child's start), and bogo ops/s (real
+// time) the total ops over it: the staggered forks do not count.
+double IoUringWorkload::mean_run_seconds(Time now) const
+{
+    double sum = 0;
+    std::size_t n = 0;
+    for (const Instance& in : instances_) {
+        if (in.phase == Phase::Start)
+            continue;
+        sum += ((in.phase == Phase::Exited ? in.end : now) - in.start).to_seconds();
+        ++n;
+    }
+    return n ? sum / static_cast<double>(n) : 0.0;
+}
+
 Headline IoUringWorkload::headline(Time elapsed) const
 {
-    const double secs = elapsed.to_seconds();
+    const double secs = mean_run_seconds(elapsed);
     return {"bogo ops/s", secs > 0 ? static_cast<double>(total_ops()) / secs : 0.0, "ops/s", false};
 }
 
@@ -459,7 +508,7 @@ Headline IoUringWorkload::headline(Time elapsed) const
 // the io-wq workers, threads of the instances' processes.
 std::string IoUringWorkload::report(Time elapsed) const
 {
-    const double secs = elapsed.to_seconds();
+    const double secs = mean_run_seconds(elapsed);
     double cpu = 0;
     for (const Instance& in : instances_)
         cpu += in.cpu_time.to_seconds();
@@ -475,7 +524,7 @@ std::string IoUringWorkload::report(Time elapsed) const
                   "stress-ng: metrc: [1] io-uring   %12.0f %9.2f %9.2f %9.2f %12.2f %14.2f %12.2f\n"
                   "stress-ng: info:  [1] successful run completed in %.2f secs\n",
                   instances_.size(), ops, secs, 0.0, cpu, secs > 0 ? ops / secs : 0.0, cpu > 0 ? ops / cpu : 0.0,
-                  secs > 0 && n > 0 ? 100.0 * cpu / (secs * n) : 0.0, secs);
+                  secs > 0 && n > 0 ? 100.0 * cpu / (secs * n) : 0.0, elapsed.to_seconds());
     return buf;
 }
 

@@ -31,6 +31,10 @@ struct IoUringOptions {
     Time vfs_work = Time::ns(300);
     // Allocating and zeroing, or freeing, one 4 KiB tmpfs page.
     Time page_work = Time::ns(300);
+    // fork() of a stress-ng process: the parent forks the instances one
+    // after another (stress_run()), and each instance forks the child that
+    // runs the stressor (stress_oomable_child()).
+    Time fork = Time::us(50);
     // io-wq.c WORKER_IDLE_TIMEOUT (5 * HZ): how long an idle worker sleeps
     // before it checks whether to exit.
     Time worker_idle = Time::s(5);
@@ -51,7 +55,10 @@ public:
         return exited_ == instances_.size() && !instances_.empty() && wstats_.exited == wstats_.created;
     }
     double ops() const override { return static_cast<double>(total_ops()); }
-    double progress(Time now) const override { return time_progress(now, opt_.timeout); }
+    double progress(Time now) const override
+    {
+        return time_progress(now, opt_.timeout + times_fork(instances_.size()));
+    }
     Headline headline(Time elapsed) const override;
     std::string report(Time elapsed) const override;
 
@@ -87,6 +94,7 @@ private:
         Phase phase = Phase::Start;
         std::size_t next = 0;  // index in kStressIoUringRound of the request being submitted
         bool cqe_ready = false;
+        Time start, end;  // the stressor's own run: alarm(timeout) is set by each child
         std::uint32_t unsupported = 0;  // opcodes a completion reported -EOPNOTSUPP for, by bit
         std::uint64_t ops = 0;
         File file;
@@ -108,11 +116,13 @@ private:
         Time idle_since;
     };
 
+    enum class Kind : std::uint8_t { Parent, Instance, Worker };
     struct Role {
-        bool worker = false;
+        Kind kind = Kind::Instance;
         std::uint32_t index = 0;
     };
 
+    Step parent_step(Kernel& k);
     Step instance_step(Kernel& k, Instance& in);
     Step worker_step(Kernel& k, Worker& w);
     Step submit(Kernel& k, Instance& in);
@@ -127,11 +137,16 @@ private:
     Step worker_exit(Instance& in, Worker& w);
     void set_role(TaskId t, Role r);
     std::uint64_t total_ops() const;
+    double mean_run_seconds(Time now) const;
+    Time times_fork(std::size_t n) const { return Time::ns(opt_.fork.ns() * static_cast<std::int64_t>(n)); }
+    bool stopping(const Kernel& k, const Instance& in) const;
 
     IoUringOptions opt_;
     std::vector<Instance> instances_;
     std::vector<Worker> workers_;
     std::vector<Role> role_of_;  // by TaskId
+    TaskId parent_ = kNoTask;
+    std::size_t forked_ = 0;
     std::size_t exited_ = 0;
     Time syscall_, ring_;
     WorkerStats wstats_;

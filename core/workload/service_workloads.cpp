@@ -32,6 +32,9 @@ void add_io_uring(std::vector<WorkloadEntry>& catalog)
            {"page_work", "300ns", "allocating and zeroing, or freeing, one 4 KiB tmpfs page (estimate)"},
            {"fs", "tmpfs",
             "the temp dir's file system: tmpfs, or ramfs (no fallocate, no xattrs: stress-ng drops those opcodes)"},
+           {"fork", "50us",
+            "fork() of a stress-ng process: the parent forks the instances one by one, each forks its stressor "
+            "child (estimate: lmbench lat_proc fork class, 60-100 us fork+exit+wait on 2020s x86 servers)"},
            {"worker_idle", "5s", "io-wq WORKER_IDLE_TIMEOUT: an idle worker's sleep before it checks whether to exit"}}},
          [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
              IoUringOptions o;
@@ -43,6 +46,7 @@ void add_io_uring(std::vector<WorkloadEntry>& catalog)
              o.vfs_work = p.duration("vfs_work");
              o.page_work = p.duration("page_work");
              o.file = p.choice("fs", {"tmpfs", "ramfs"}) == "ramfs" ? kRamfsFile : kTmpfsFile;
+             o.fork = p.duration("fork");
              o.worker_idle = p.duration("worker_idle");
              if (o.worker_idle <= Time())
                  p.fail("worker_idle=" + p.text("worker_idle") + ": expected a duration above 0");

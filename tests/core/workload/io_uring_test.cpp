@@ -149,16 +149,29 @@ TEST(IoUring, TheSubmitterWaitsForPuntedRequestsInIowait)
     EXPECT_GT(f.iowait_pct, 1.0);
 }
 
-TEST(IoUring, TimeoutStopsTheRunInSimulatedTime)
+TEST(IoUring, TheParentForksTheInstancesOneByOneAndEachTimesItsOwnRun)
 {
-    Simulator sim(test::teaching(), make_workload("io-uring:instances=1,timeout=2ms"), {});
+    std::vector<Time> forks;
+    Simulator sim(test::teaching(), make_workload("io-uring:instances=3,timeout=1ms,fork=100us"), {});
+    sim.set_record_sink([&](const DecisionRecord& d) {
+        if ((d.wake_flags & WF_FORK) && d.time > Time() && !test::workload_as<IoUringWorkload>(sim).is_worker(d.wakee))
+            forks.push_back(d.time);
+    });
     ASSERT_TRUE(sim.run());
-    EXPECT_GT(sim.workload().ops(), 100.0);
-    EXPECT_GE(sim.elapsed(), Time::ms(2));
+    // The instances come 100 us apart (stress_run() forks them in turn),
+    // and each stops 1 ms after its own start (alarm() in the child).
+    ASSERT_EQ(forks.size(), 3u);
+    EXPECT_EQ(forks[1] - forks[0], Time::us(100));
+    EXPECT_EQ(forks[2] - forks[1], Time::us(100));
+    EXPECT_GE(sim.elapsed(), forks[2] + Time::ms(1));
+    EXPECT_LT(sim.elapsed(), forks[2] + Time::us(1200));
+    // bogo ops/s (real time) divides by the instances' mean run time, about
+    // the timeout, not by the whole run.
     const Headline h = sim.workload().headline(sim.elapsed());
     EXPECT_EQ(h.name, "bogo ops/s");
     EXPECT_FALSE(h.lower_is_better);
-    EXPECT_NEAR(h.value, sim.workload().ops() / sim.elapsed().to_seconds(), 1e-6);
+    EXPECT_GT(h.value, sim.workload().ops() / 1.1e-3);
+    EXPECT_LT(h.value, sim.workload().ops() / 0.99e-3);
 }
 
 TEST(IoUring, ReportsInStressNgMetricsLayout)
