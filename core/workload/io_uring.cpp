@@ -142,12 +142,10 @@ Step IoUringWorkload::instance_step(Kernel& k, Instance& in)
     case Phase::Submitting:
         // io_uring_enter() has submitted the request: it ran inline (its
         // CQE is posted at the end of submission) or went to io-wq.
-        if (!in.cqe_ready) {
+        if (!in.cqe_ready)
             io_wq_enqueue(k, in, kStressIoUringRound[in.next]);
-        }
-        // io_cqring_wait(): with the CQE there already it returns at once
-        // (the worker may have posted it while this step ran); otherwise it
-        // sleeps. The sleep is an iowait one: __io_cqring_wait_schedule()
+        // io_cqring_wait(): with the CQE there already (inline) it returns
+        // at once; otherwise it sleeps until the worker's completion. The sleep is an iowait one: __io_cqring_wait_schedule()
         // sets current->in_iowait when the task has requests in flight
         // (current_pending_io()), and IORING_ENTER_NO_IOWAIT is not passed.
         if (in.cqe_ready)
