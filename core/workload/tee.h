@@ -62,14 +62,14 @@ public:
 
     // What the tests look at, all instances summed.
     struct Counts {
-        std::uint64_t writes = 0;       // write() calls completed
-        std::uint64_t reads = 0;        // read() calls completed
-        std::uint64_t bytes_read = 0;   // bytes the readers received
-        std::uint64_t tees = 0;         // tee() calls that duplicated data
-        std::uint64_t bytes_teed = 0;   // their total length
-        std::uint64_t pages = 0;        // pipe buffers (pages) the writers started
-        std::uint64_t writer_waits = 0; // pipe_write() slept: A held 16 buffers
-        std::uint64_t tee_waits_in = 0; // tee() slept in ipipe_prep(): A empty
+        std::uint64_t writes = 0;         // write() calls completed
+        std::uint64_t reads = 0;          // read() calls completed
+        std::uint64_t bytes_read = 0;     // bytes the readers received
+        std::uint64_t tees = 0;           // tee() calls that duplicated data
+        std::uint64_t bytes_teed = 0;     // their total length
+        std::uint64_t pages = 0;          // pipe buffers (pages) the writers started
+        std::uint64_t writer_waits = 0;   // pipe_write() slept: A held 16 buffers
+        std::uint64_t tee_waits_in = 0;   // tee() slept in ipipe_prep(): A empty
         std::uint64_t tee_waits_out = 0;  // tee() slept in opipe_prep(): B full
         std::uint64_t reader_waits = 0;   // pipe_read() slept: B empty
         std::uint64_t max_slots_a = 0;    // most buffers A held

@@ -171,13 +171,13 @@ TEST(Tee, ATeedPageKeepsTakingMergesInAAndBReadsEachDuplicateApart)
     w.setup(k);
     EXPECT_EQ(w.next_step(k, kTeer).kind, Step::Kind::Block);
     for (int i = 0; i < 10; ++i)
-        w.next_step(k, kWriter);  // 9 writes landed, the 10th running
+        w.next_step(k, kWriter);                                 // 9 writes landed, the 10th running
     EXPECT_EQ(w.next_step(k, kTeer).kind, Step::Kind::Compute);  // tee() runs
     for (int i = 0; i < 5; ++i)
-        w.next_step(k, kWriter);  // 5 more land in the page meanwhile
+        w.next_step(k, kWriter);                                 // 5 more land in the page meanwhile
     EXPECT_EQ(w.next_step(k, kTeer).kind, Step::Kind::Compute);  // tee() done (14 writes), splice() runs
     EXPECT_EQ(w.counts().bytes_teed, 14u * 16u);
-    w.next_step(k, kWriter);                                      // one more lands (15 in A)
+    w.next_step(k, kWriter);                                     // one more lands (15 in A)
     EXPECT_EQ(w.next_step(k, kTeer).kind, Step::Kind::Compute);  // splice() done: 14 x 16 bytes left A
     EXPECT_EQ(w.next_step(k, kTeer).kind, Step::Kind::Compute);  // exercise_tee() done: an op; tee() again
     EXPECT_EQ(w.next_step(k, kTeer).kind, Step::Kind::Compute);
@@ -208,7 +208,7 @@ TEST(Tee, MergesShareAStepOnlyWhereTheStressorCannotSeeThePage)
             w.next_step(k, kWriter);  // A: 2 pages and 1 write, by single writes (the stressor runnable elsewhere)
         EXPECT_EQ(w.counts().writes, 4096u + 2 * 256);
         EXPECT_EQ(w.next_step(k, kTeer).kind, Step::Kind::Block);  // B full
-        w.next_step(k, kWriter);  // the 513th lands; the rest of page 3 is one step
+        w.next_step(k, kWriter);                                   // the 513th lands; the rest of page 3 is one step
         w.next_step(k, kWriter);
         EXPECT_EQ(w.counts().writes, 4096u + 3 * 256);
     }
