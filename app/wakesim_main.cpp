@@ -13,6 +13,7 @@
 #include "cli/list_command.h"
 #include "cli/run_command.h"
 #include "cli/topology_command.h"
+#include "cli/validate_command.h"
 #include "io/input_error.h"
 
 namespace {
@@ -27,6 +28,7 @@ const char* const kUsage =
     "  bench                    simulated wakeups per second of this build\n"
     "  run --topology M --workload W   simulate a workload (wakesim run --help)\n"
     "  compare --topology M --workload W... --policies A,B --runs N   compare policies over seeds\n"
+    "  validate [--case ID] [--quick]   the model against published measurements of real kernels\n"
     "Run `wakesim topology help` for the options.";
 
 int dispatch(const std::vector<std::string>& args)
@@ -54,7 +56,9 @@ int dispatch(const std::vector<std::string>& args)
         return bench_command(rest);
     if (command == "list")
         return list_command(rest);
-    throw UsageError("unknown command '" + command + "'; expected topology, run, compare, bench or list\n" + kUsage);
+    if (command == "validate")
+        return validate_command(rest);
+    throw UsageError("unknown command '" + command + "'; expected topology, run, compare, bench, list or validate\n" + kUsage);
 }
 
 }  // namespace

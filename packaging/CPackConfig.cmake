@@ -7,6 +7,10 @@
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/topologies/
         DESTINATION share/wakebench/topologies
         FILES_MATCHING PATTERN "*.json")
+# validation_cases_dir() looks for share/wakebench/validation the same way.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/validation/
+        DESTINATION share/wakebench/validation
+        FILES_MATCHING PATTERN "*.json")
 # Apache-2.0, where Debian looks for a package's licence.
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION share/doc/wakebench RENAME copyright)
 

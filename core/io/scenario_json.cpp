@@ -9,7 +9,7 @@
 
 #include "io/input_error.h"
 #include "io/input_file.h"
-#include "io/json_locator.h"
+#include "io/json_problems.h"
 #include "io/json_parse.h"
 #include "policies/registry.h"
 #include "sched/features.h"
@@ -21,28 +21,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Collects problems against their JSON pointers, and turns them into
-// diagnostics with line:column once the whole file has been read.
-class Problems {
-public:
-    Problems(std::string_view text, std::string file) : locator_(text), file_(std::move(file)) {}
-
-    void add(const std::string& pointer, std::string message)
-    {
-        const TextPosition at = locator_.locate(pointer);
-        list_.push_back({file_, at.line, at.column, pointer, std::move(message)});
-    }
-    void throw_if_any()
-    {
-        if (!list_.empty())
-            throw_in_reading_order(std::move(list_));
-    }
-
-private:
-    JsonLocator locator_;
-    std::string file_;
-    std::vector<Diagnostic> list_;
-};
+using Problems = JsonProblems;
 
 const std::set<std::string> kKeys{"schema_version", "name",     "description", "source", "machine",
                                   "cases",          "policies", "features",    "seed",   "runs"};
