@@ -106,7 +106,7 @@ Step TeeWorkload::writer_step(Kernel& k, Instance& in)
         in.phase[W] = Phase::Killed;
         return Step::exit();
     }
-    return start_write(k, in);  // Idle, or woken from the wait for room
+    return start_write(in);  // Idle, or woken from the wait for room
 }
 
 // pipe_write()'s merge test: `size & (PAGE_SIZE-1)` bytes go into the last
@@ -125,35 +125,21 @@ bool TeeWorkload::write_merges(const Instance& in) const
 // last buffer, and only the stressor's tee() could see it, if it reaches
 // that buffer; a write that opens a slot changes what tee() can take, and
 // one into an empty pipe wakes the stressor, so each of those is a step of
-// its own. Merges share a step, up to the page's end, while the stressor
-// cannot look at the page before the step ends:
-//  - it sleeps in opipe_prep() and A holds more buffers than B has free
-//    slots plus one the reader may free meanwhile: the tee() after its
-//    wakeup takes buffers from A's tail and stops before this page (exact
-//    unless the reader frees two more slots of B inside one batch);
-//  - it is runnable on the writer's CPU and has had a step boundary to
-//    preempt the writer at and did not (it was not woken by the writer's
-//    last write): it runs once the writer leaves the CPU, at the batch's
-//    end or when the tick ends the writer's slice (a preemption inside the
-//    batch: then the stressor sees the page as the batch found it, at most
-//    a page's worth of writes behind). This one is an approximation: on an
-//    8-CPU machine with SPR costs it gives ~11% fewer ops/s than single
-//    steps (docs/workloads.md, "tee"), for a tenth of the events.
-// Otherwise (the stressor running or runnable elsewhere, or just woken)
-// every write is a step of its own.
-std::uint32_t TeeWorkload::merge_batch(Kernel& k, const Instance& in) const
+// its own. Merges share a step, up to the page's end, only while the
+// stressor cannot look at the page before the step ends: it sleeps in
+// opipe_prep() and A holds more buffers than B has free slots plus one the
+// reader may free meanwhile, so the tee() after its wakeup takes buffers
+// from A's tail and stops before this page (exact unless the reader frees
+// two more slots of B inside one batch). Otherwise every write is a step of
+// its own. (Batching merges while the stressor is merely runnable on the
+// writer's CPU saves nine events in ten but moves where preemption falls:
+// it gave 11% fewer ops/s, so it is not done.)
+std::uint32_t TeeWorkload::merge_batch(const Instance& in) const
 {
-    if (!opt_.batch_merges)
+    if (!opt_.batch_merges || in.b.wr_wait != in.teer)
         return 1;
-    bool unseen = false;
-    if (in.b.wr_wait == in.teer) {  // asleep in opipe_prep()
-        const std::uint32_t free_b = kTeePipeSlots - in.b.occupancy();
-        unseen = free_b + 1 < in.a.occupancy();
-    } else if (in.phase[T] != Phase::Killed && !in.woke_teer) {
-        // Runnable: A is not empty, so it is not asleep in ipipe_prep().
-        unseen = k.task_cpu(in.teer) == k.task_cpu(in.writer);
-    }
-    if (!unseen)
+    const std::uint32_t free_b = kTeePipeSlots - in.b.occupancy();
+    if (free_b + 1 >= in.a.occupancy())
         return 1;
     const PipeBuf& last = in.a.at(in.a.head - 1);
     return std::max<std::uint32_t>(1, (kTeePageSize - last.offset - last.len) / opt_.size);
@@ -161,7 +147,7 @@ std::uint32_t TeeWorkload::merge_batch(Kernel& k, const Instance& in) const
 
 // Inside write(): sleep while A is full and nothing merges
 // (wait_event_interruptible_exclusive on wr_wait); else the call runs.
-Step TeeWorkload::start_write(Kernel& k, Instance& in)
+Step TeeWorkload::start_write(Instance& in)
 {
     const bool merges = write_merges(in);
     if (!merges && in.a.full()) {
@@ -170,7 +156,7 @@ Step TeeWorkload::start_write(Kernel& k, Instance& in)
         ++in.counts.writer_waits;
         return Step::block();
     }
-    in.writes_in_step = merges ? merge_batch(k, in) : 1;
+    in.writes_in_step = merges ? merge_batch(in) : 1;
     in.phase[W] = Phase::Writing;
     return Step::compute(call_cost(in.writes_in_step, std::uint64_t{in.writes_in_step} * opt_.size));
 }
@@ -184,7 +170,6 @@ void TeeWorkload::apply_writes(Kernel& k, Instance& in)
 {
     Pipe& a = in.a;
     const CpuId cpu = k.task_cpu(in.writer);
-    in.woke_teer = false;
     for (std::uint32_t i = 0; i < in.writes_in_step; ++i) {
         const bool was_empty = a.empty();
         if (write_merges(in)) {
@@ -203,7 +188,6 @@ void TeeWorkload::apply_writes(Kernel& k, Instance& in)
             const TaskId teer = a.rd_wait;
             a.rd_wait = kNoTask;
             k.wake_up(teer, WF_SYNC);
-            in.woke_teer = true;
         }
     }
     in.phase[W] = Phase::Idle;

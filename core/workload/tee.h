@@ -112,7 +112,6 @@ private:
         std::uint32_t writes_in_step = 0;  // write() calls the writer's running step makes
         std::uint32_t reads_in_step = 0;   // read() calls the reader's running step makes
         std::uint64_t read_bytes_in_step = 0;
-        bool woke_teer = false;     // the writer's last step woke the stressor
         std::uint64_t tee_len = 0;  // what the last tee() returned: the splice's len
         std::uint64_t bogo_ops = 0;
         bool finished = false;
@@ -122,7 +121,7 @@ private:
     Step writer_step(Kernel& k, Instance& in);
     Step teer_step(Kernel& k, Instance& in);
     Step reader_step(Kernel& k, Instance& in);
-    Step start_write(Kernel& k, Instance& in);
+    Step start_write(Instance& in);
     Step start_tee(Instance& in);
     Step start_read(Kernel& k, Instance& in);
     void apply_writes(Kernel& k, Instance& in);
@@ -130,7 +129,7 @@ private:
     void apply_splice(Kernel& k, Instance& in);
     void apply_reads(Kernel& k, Instance& in);
     bool write_merges(const Instance& in) const;
-    std::uint32_t merge_batch(Kernel& k, const Instance& in) const;
+    std::uint32_t merge_batch(const Instance& in) const;
     void finish(Kernel& k, Instance& in);
     Time call_cost(std::uint64_t calls, std::uint64_t bytes) const;
 
