@@ -19,6 +19,7 @@ const std::vector<OptionSpec> kSpecs{
     {"runs", Value::Required, "N", "seeds per policy and workload (default: the case's)"},
     {"quick", Value::None, "", "the short form: shorter workloads and the quick tolerances (CI runs this)"},
     {"json", Value::Required, "FILE", "also write the results as JSON"},
+    {"markdown", Value::Required, "FILE", "also write the results as Markdown (the body of docs/validation.md)"},
     {"jobs", Value::Required, "N", "simulations at once (default 2)"},
 };
 
@@ -40,12 +41,23 @@ std::vector<std::string> case_files(const Args& args)
     throw UsageError("validate: --case '" + *wanted + "': expected a case file or one of " + ids);
 }
 
+std::ofstream open_output(const Args& args, const std::string& option)
+{
+    std::ofstream out;
+    if (auto path = args.get(option)) {
+        out.open(*path);
+        if (!out)
+            throw UsageError("validate: --" + option + " '" + *path + "': cannot write this file");
+    }
+    return out;
+}
+
 }  // namespace
 
 int validate_command(const std::vector<std::string>& argv)
 {
     if (!argv.empty() && (argv[0] == "--help" || argv[0] == "help")) {
-        std::cout << "usage: wakesim validate [--case ID] [--runs N] [--quick] [--json FILE]\n"
+        std::cout << "usage: wakesim validate [--case ID] [--runs N] [--quick] [--json FILE] [--markdown FILE]\n"
                   << describe_options(kSpecs);
         return 0;
     }
@@ -65,12 +77,8 @@ int validate_command(const std::vector<std::string>& argv)
         cases.push_back(load_validation_case(file));
     if (cases.empty())
         throw UsageError("validate: no case files in " + validation_cases_dir());
-    std::ofstream json_out;
-    if (auto path = args.get("json")) {
-        json_out.open(*path);
-        if (!json_out)
-            throw UsageError("validate: --json '" + *path + "': cannot write this file");
-    }
+    std::ofstream json_out = open_output(args, "json");
+    std::ofstream markdown_out = open_output(args, "markdown");
 
     std::vector<CaseResult> results;
     int outside = 0;
@@ -82,6 +90,8 @@ int validate_command(const std::vector<std::string>& argv)
     }
     if (json_out.is_open())
         json_out << validation_results_to_json(results);
+    if (markdown_out.is_open())
+        markdown_out << validation_results_to_markdown(results);
     std::cout << (outside ? std::to_string(outside) + " figure(s) outside their tolerance\n"
                           : "every figure within its tolerance\n");
     return outside ? 1 : 0;

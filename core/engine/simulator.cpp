@@ -139,8 +139,14 @@ bool Simulator::check_invariants(std::string* why) const
         if (!check_cfs_invariants(s_, cpu, why))
             return false;
     std::vector<unsigned int> pending(static_cast<std::size_t>(machine_.nr_cpus()), 0);
+    std::vector<int> iowait(static_cast<std::size_t>(machine_.nr_cpus()), 0);
     for (const Task& t : s_.tasks) {
         const std::string who = "task " + std::to_string(t.id) + " (" + t.name + ")";
+        if (task_[static_cast<std::size_t>(t.id)].in_iowait) {
+            if (t.state != TaskState::Sleeping && t.state != TaskState::Waking)
+                return fail(who + " counts in nr_iowait but is awake");
+            ++iowait[static_cast<std::size_t>(t.cpu)];
+        }
         if (t.cpu != kNoCpu && !t.cpus_allowed.test(t.cpu))
             return fail(who + " is on CPU " + std::to_string(t.cpu) + " outside its affinity " +
                         t.cpus_allowed.to_cpulist());
@@ -173,6 +179,11 @@ bool Simulator::check_invariants(std::string* why) const
             return fail("CPU " + std::to_string(cpu) + " counts " + std::to_string(s_.rq(cpu).ttwu_pending) +
                         " pending wakeups but " + std::to_string(pending[static_cast<std::size_t>(cpu)]) +
                         " tasks wait on its wake list");
+    for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
+        if (cpu_[static_cast<std::size_t>(cpu)].nr_iowait != iowait[static_cast<std::size_t>(cpu)])
+            return fail("CPU " + std::to_string(cpu) + " counts " +
+                        std::to_string(cpu_[static_cast<std::size_t>(cpu)].nr_iowait) + " in nr_iowait but " +
+                        std::to_string(iowait[static_cast<std::size_t>(cpu)]) + " tasks sleep there in io_schedule()");
     return true;
 }
 

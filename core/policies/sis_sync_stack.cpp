@@ -16,7 +16,7 @@ const PolicyInfo& SisSyncStack::info()
         "counter-proposal by an AMD reviewer in the sync-waker v3 thread (tip:sched/core, lightly tested on SMT-2)",
         {
             {"smt_scan", true,
-             "scan prev's SMT siblings here (root-domain bound, asym fit) instead of mainline's block before "
+             "scan prev's SMT siblings here (root-domain bound, fit per scan_fits) instead of mainline's block before "
              "select_idle_cpu(); off: mainline's block stays"},
             {"stack", true, "return target (the waker CPU) for a reciprocal sync pair; off: no stacking"},
             {"no_idle_core", true, "stack only when no idle core is advertised; off: even with the hint set"},
@@ -25,20 +25,50 @@ const PolicyInfo& SisSyncStack::info()
             {"waker_target", true, "stack only when target is the waker CPU; off: on whatever target is"},
             {"reciprocal", true, "stack only when p->last_wakee == current"},
             {"alone", true, "stack only when target runs at most one runnable fair task"},
-            {"fits", true, "on asym-capacity systems: stack only where p fits, scan only siblings p fits"},
+            {"scan_fits", true,
+             "on asym-capacity systems the sibling scan skips siblings p does not fit (task_fits_cpu); off: every "
+             "idle sibling"},
+            {"stack_fits", true,
+             "stack only where asym_fits_cpu(task_util, util_min, util_max, target) holds, as the diff checks: on "
+             "asym-capacity systems p fits target and, with SMT, target's core is idle; off: no fit test"},
+            {"fits", true, "shorthand kept for older specs: off turns both scan_fits and stack_fits off"},
         },
     };
     return kInfo;
 }
 
-SisSyncStack::SisSyncStack(std::vector<bool> on) : PlacementPolicy(info(), std::move(on)) {}
+namespace {
+
+// fits=off was the single switch for both fit tests before they were split:
+// it still turns both off, whatever scan_fits and stack_fits say.
+std::vector<bool> fits_off_sets_both(std::vector<bool> on)
+{
+    if (!on[SisSyncStack::kFits]) {
+        on[SisSyncStack::kScanFits] = false;
+        on[SisSyncStack::kStackFits] = false;
+    }
+    return on;
+}
+
+// Why asym_fits_cpu(util, 0, 1024, target) failed: p's util does not fit,
+// or (asym with SMT) target's core has a busy sibling.
+std::string asym_misfit_text(const SchedState& s, unsigned long util, CpuId target)
+{
+    if (util_fits_cpu(s, util, 0, 1024, target) <= 0)
+        return cat("asym_fits_cpu: util ", util, " does not fit capacity ", capacity_of(s, target));
+    return cat("asym_fits_cpu: util ", util, " fits target ", target, " but its core is not idle");
+}
+
+}  // namespace
+
+SisSyncStack::SisSyncStack(std::vector<bool> on) : PlacementPolicy(info(), fits_off_sets_both(std::move(on))) {}
 
 CpuId SisSyncStack::prev_smt_sibling(const SchedState& s, const WakeupArgs& w, DecisionRecord* rec) const
 {
     // The root domain spans every CPU (no cpusets), so unlike mainline's
     // select_idle_smt() the sibling need not be in the LLC domain's span.
     const Task& t = s.task(w.p);
-    const bool check_fit = on(kFits) && s.domains->sched_asym_cpucapacity();
+    const bool check_fit = on(kScanFits) && s.domains->sched_asym_cpucapacity();
     for (CpuId cpu : SmtSiblings(s, w.prev)) {
         if (cpu == w.prev || !t.cpus_allowed.test(cpu))
             continue;
@@ -74,8 +104,13 @@ bool SisSyncStack::stack_on_target(const SchedState& s, const WakeupArgs& w, Cpu
         return fail([&] { return not_reciprocal_text(s, w); });
     if (on(kAlone) && nr_runnable_fair(s.rq(target)) > 1)
         return fail([&] { return fair_tasks_text("target", target, nr_runnable_fair(s.rq(target))); });
-    if (on(kFits) && s.domains->sched_asym_cpucapacity() && !task_fits_cpu(s, w.p, target))
-        return fail([&] { return does_not_fit_text(s, w.p, target); });
+    if (on(kStackFits) && s.domains->sched_asym_cpucapacity()) {
+        // select_idle_sibling()'s task_util: p's synced util_est; per-task
+        // uclamps are not modelled (0 and 1024).
+        const unsigned long util = task_util_est(synced_avg(s, w.p));
+        if (!asym_fits_cpu(s, util, 0, 1024, target))
+            return fail([&] { return asym_misfit_text(s, util, target); });
+    }
     return true;
 }
 
@@ -107,7 +142,8 @@ PlacementPolicy::AfterRecentUsedCpu SisSyncStack::after_recent_used_cpu(const Sc
                      on(kTaskContext) ? ", task context" : "",
                      on(kWakerTarget) ? cat(", target ", target, " is the waker cpu") : cat(", target ", target),
                      on(kReciprocal) ? ", p's last_wakee is current" : "",
-                     on(kAlone) ? cat(", target runs ", nr_runnable_fair(s.rq(target)), " fair task(s)") : ""),
+                     on(kAlone) ? cat(", target runs ", nr_runnable_fair(s.rq(target)), " fair task(s)") : "",
+                     on(kStackFits) && dom.sched_asym_cpucapacity() ? ", asym_fits_cpu(target)" : ""),
                  target);
         out.cpu = target;
         return out;

@@ -20,8 +20,11 @@
 //         no cpusets are modelled, so every CPU) instead of the LLC's, and
 //         on asym-capacity systems skipping siblings p does not fit;
 //      b. sync, task context, target is the waker CPU, p->last_wakee ==
-//         current, target runs at most one runnable fair task and p fits
-//         target (asym): target;
+//         current, target runs at most one runnable fair task and
+//         asym_fits_cpu(task_util, util_min, util_max, target) (the diff's
+//         own call: true on symmetric systems; on asym-capacity ones p's
+//         util fits target and, with SMT, target's core is idle, which
+//         task_fits_cpu() does not ask): target;
 //   3. mainline's SMT-sibling block before select_idle_cpu() is removed.
 // Expected effect: pipe-like pairs stack on the waker's CPU when the LLC has
 // no idle core; an idle core still wins; on asym+SMT systems prev's idle
@@ -36,7 +39,20 @@ namespace wb {
 
 class SisSyncStack final : public PlacementPolicy {
 public:
-    enum Switch { kSmtScan, kStack, kNoIdleCore, kSync, kTaskContext, kWakerTarget, kReciprocal, kAlone, kFits };
+    // kFits is the older shorthand: off turns kScanFits and kStackFits off.
+    enum Switch {
+        kSmtScan,
+        kStack,
+        kNoIdleCore,
+        kSync,
+        kTaskContext,
+        kWakerTarget,
+        kReciprocal,
+        kAlone,
+        kScanFits,
+        kStackFits,
+        kFits
+    };
     static const PolicyInfo& info();
     explicit SisSyncStack(std::vector<bool> on);
 

@@ -9,15 +9,21 @@ const PolicyInfo& SmtAsymPacking::info()
 {
     static const PolicyInfo kInfo{
         "smt-asym-packing",
-        "SD_ASYM_PACKING on the SMT level: idle searches and the balancer prefer the higher-priority (faster) "
-        "sibling of an idle core",
-        "select_idle_core(), select_idle_cpu() and select_idle_capacity() return points; the SMT domain's flags; "
-        "the load balancer's sched_asym_prefer() at SMT domains",
+        "SD_ASYM_PACKING on the SMT level: the load balancer prefers the higher-priority sibling; switches add "
+        "wakeup-time redirects to it (extensions)",
+        "the SMT domain's flags and the load balancer's sched_asym_prefer() at SMT domains; as extensions, the "
+        "return points of select_idle_core(), select_idle_cpu() and select_idle_capacity()",
         "follow-up idea by the NVIDIA engineer in the asym-stable-core thread (2026), after POWER7's ASYM_SMT",
         {
-            {"llc_scan", true, "redirect the returns of select_idle_core() and select_idle_cpu()"},
-            {"capacity_scan", true, "redirect the returns of select_idle_capacity()"},
-            {"speed", true, "rank threads of equal asym_prio by their speed; off: asym_prio only"},
+            {"llc_scan", false,
+             "(extension beyond the posted idea) redirect the returns of select_idle_core() and select_idle_cpu() "
+             "to the higher-priority idle sibling"},
+            {"capacity_scan", false,
+             "(extension beyond the posted idea) redirect the returns of select_idle_capacity() to the "
+             "higher-priority idle sibling"},
+            {"speed", false,
+             "(extension beyond the posted idea) rank threads of equal asym_prio by their speed; off: asym_prio "
+             "only"},
             {"sd_flag", true, "give the SMT level SD_ASYM_PACKING (DomainOptions::smt_asym_packing) for the balancer"},
         },
     };

@@ -5,21 +5,25 @@
 //
 // Models the follow-up idea the NVIDIA engineer named in the asym-stable-
 // core thread (2026) as the better fix, after the Power7 origin of
-// SD_ASYM_PACKING: give the SMT level SD_ASYM_PACKING and the first sibling
-// of each core a higher arch_asym_cpu_priority(), so that idle-CPU selection
-// and the load balancer prefer it. Why: on the measured machine thread 0
-// ran faster than thread 1 although both advertised the same capacity; a
-// task alone on a core should run on the fast thread.
+// SD_ASYM_PACKING: a quirk gives the SMT level SD_ASYM_PACKING and the first
+// sibling of each core a higher arch_asym_cpu_priority(). Why: on the
+// measured machine thread 0 ran faster than thread 1 although both
+// advertised the same capacity; a task alone on a core should run on the
+// fast thread. In mainline SD_ASYM_PACKING acts in the load balancer (and
+// its nohz kick) only, not in the wakeup path.
 //
-// Our model: where the topology gives a core's threads different asym_prio
-// (or, with `speed`, equal priority but different speed), an idle search
-// that is about to return a thread of a wholly idle core returns the
+// Our model, by default the posted mechanism only (`sd_flag`): the SMT
+// level gets SD_ASYM_PACKING (DomainOptions::smt_asym_packing) and, at SMT
+// domains, the balancer's sched_asym_prefer() ranks a core's threads by the
+// topology's asym_prio (arch_asym_cpu_priority()). Extensions beyond the
+// idea, off by default: `llc_scan` and `capacity_scan` make an idle search
+// that is about to return a thread of a wholly idle core return the
 // highest-priority idle thread of that core instead (inside the search's
-// mask, never a smaller capacity). The domain side (SD_ASYM_PACKING on the
-// SMT level, DomainOptions::smt_asym_packing) and the priority order at SMT
-// domains (sched_asym_prefer) are for the load balancer.
-// Expected effect: lone tasks sit on thread 0 of their core; with speed
-// differences, shorter runtimes. No effect where threads are equal.
+// mask, never a smaller capacity); `speed` ranks threads of equal
+// priority by their speed.
+// Expected effect: the balancer packs lone tasks onto thread 0 of their
+// core; the extensions do so at wakeup already. No effect where threads
+// are equal.
 #pragma once
 
 #include "policies/placement_policy.h"

@@ -26,6 +26,9 @@ namespace {
 constexpr std::string_view kFindDstCpu = "sched_balance_find_dst_cpu";
 constexpr std::string_view kFindDstGroup = "sched_balance_find_dst_group";
 constexpr std::string_view kFindDstGroupCpu = "sched_balance_find_dst_group_cpu";
+// NUMA_IMBALANCE_MIN (kernel/sched/fair.c): a node may keep up to this many
+// idle CPUs fewer than its neighbour and still take a forked task.
+constexpr int kNumaImbalanceMin = 2;
 
 // sd->child as seen from cpu's chain: the domain just below sd.
 int child_of(const SchedState& s, CpuId cpu, int sd)
@@ -222,21 +225,27 @@ int sched_balance_find_dst_group(const SchedState& s, int sd, TaskId p, const Sc
         return verdict(idlest, "idlest bigger");
     case GroupType::HasSpare:
         if (d.flags & SD_NUMA) {
-            // Keep p near its waker while the local node stays below the
-            // allowed NUMA imbalance; the load balancer spreads later if it
+            // Keep p near its waker while the local node, p included, stays
+            // within the allowed NUMA imbalance (adjust_numa_imbalance():
+            // allowed unless dst_running > imb_numa_nr, so the limit
+            // itself counts) and the idle counts differ by at most
+            // NUMA_IMBALANCE_MIN; the load balancer spreads later if it
             // must. The kernel caps the allowance by p's CPUs in the local
             // group whenever nr_cpus_allowed != NR_CPUS, which is always.
+            // (With dst_running over the limit and equal idle counts the
+            // kernel also returns "none" here; the test below gives the
+            // same answer with its own branch.)
             CpuMask local_allowed = s.domains->group(local).span;
             local_allowed &= t.cpus_allowed;
             const int imb_numa_nr = std::min(local_allowed.weight(), d.imb_numa_nr);
             const int imbalance =
                 std::abs(static_cast<int>(local_st.idle_cpus) - static_cast<int>(idlest_st.idle_cpus));
             const int dst_running = static_cast<int>(local_st.sum_nr_running) + 1;
-            if (dst_running < imb_numa_nr && imbalance <= 2) {
+            if (dst_running <= imb_numa_nr && imbalance <= kNumaImbalanceMin) {
                 if (rec)
                     note(rec, kFindDstGroup, "numa imbalance allowed",
-                         cat(d.name, ": local nr_running+1 ", dst_running, " < imb_numa_nr ", imb_numa_nr,
-                             ", idle difference ", imbalance, " <= 2"));
+                         cat(d.name, ": local nr_running+1 ", dst_running, " <= imb_numa_nr ", imb_numa_nr,
+                             ", idle difference ", imbalance, " <= ", kNumaImbalanceMin));
                 return -1;
             }
         }

@@ -250,4 +250,37 @@ std::string validation_results_to_json(const std::vector<CaseResult>& results)
     return Json{{"cases", std::move(cases)}}.dump(2) + "\n";
 }
 
+std::string validation_results_to_markdown(const std::vector<CaseResult>& results)
+{
+    std::string out;
+    for (const CaseResult& r : results) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "%s form, %d seed%s, %.1f s of wall time", r.quick ? "quick" : "full", r.seeds,
+                      r.seeds == 1 ? "" : "s", r.wall_seconds);
+        out += "## " + r.id + "\n\n" + r.title + ". Machine `" + r.machine + "`; measured by " + r.source + ". " +
+               buf + ".\n\n";
+        out += "| figure | measured | model | model / measured | tolerance | |\n| --- | --- | --- | --- | --- | --- |\n";
+        std::string notes;
+        for (const FigureResult& f : r.figures) {
+            std::snprintf(buf, sizeof buf, "%.3f", f.ratio);
+            out += "| " + f.label + " | " + number_text(f.measured) + " | " + number_text(f.model) + " | " + buf +
+                   " | " + number_text(f.tolerance.low) + "-" + number_text(f.tolerance.high) + " | " +
+                   (f.within ? "within" : "**outside**") + " |\n";
+            if (!f.note.empty())
+                notes += "- " + f.label + ": " + f.note + "\n";
+        }
+        if (!notes.empty())
+            out += "\n" + notes;
+        if (!r.not_produced.empty()) {
+            out += "\nNot produced by the model:\n\n";
+            for (const NotProduced& n : r.not_produced)
+                out += "- " + n.name + (n.measured.empty() ? "" : " (" + n.measured + ")") + ": " + n.reason + "\n";
+        }
+        if (r.unfinished)
+            out += "\n" + std::to_string(r.unfinished) + " simulation(s) hit the time limit.\n";
+        out += "\n";
+    }
+    return out;
+}
+
 }  // namespace wb

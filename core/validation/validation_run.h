@@ -56,5 +56,8 @@ std::string format_case_result(const CaseResult& result);
 // {"cases": [{"id", "figures": [{"name", "measured", "model", "ratio",
 // "tolerance", "within"}], "not_produced": [{"name", "reason"}]}]}
 std::string validation_results_to_json(const std::vector<CaseResult>& results);
+// The same as Markdown, one section per case with each figure's note: the
+// body of docs/validation.md (scripts/validation-report).
+std::string validation_results_to_markdown(const std::vector<CaseResult>& results);
 
 }  // namespace wb

@@ -76,16 +76,18 @@ void add_tee(std::vector<WorkloadEntry>& catalog)
 {
     catalog.push_back(
         {{"tee",
-          "stress-ng tee: per instance a writer fills a pipe, the stressor tee()s it into a second pipe a reader "
-          "drains and splices the original to /dev/null",
+          "stress-ng tee: per instance a writer fills a pipe with 16-byte writes, the stressor tee()s it into a "
+          "second pipe a reader drains 16 bytes a read, and splices the original to /dev/null",
           {{"instances", "0", "stressor instances (stress-ng's --tee N); 0: one per CPU"},
-           {"size", "65536", "bytes per write and per read"},
+           {"size", "16",
+            "bytes per write() and per read(): sizeof(stress_tee_t) in stress-tee.c; at most a page (4096), "
+            "where one write is one merge or one new pipe buffer"},
            {"ops", "0", "bogo ops per instance to stop after (stress-ng's --tee-ops); 0: run until timeout"},
            {"timeout", "1s", "run time, simulated (stress-ng's --timeout)"}}},
          [](const WorkloadParams& p) -> std::unique_ptr<Workload> {
              TeeOptions o;
              o.instances = p.count("instances", 0, 100000);
-             o.size = p.count("size", 1, 64 * 1024 * 1024);
+             o.size = static_cast<std::uint32_t>(p.count("size", 1, kTeePageSize));
              o.ops = p.count("ops", 0, kMaxCount);
              o.timeout = p.duration("timeout");
              if (o.timeout <= Time())

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "policies/registry.h"
 #include "sched/fair_select.h"
@@ -23,6 +24,10 @@ namespace wb::test {
 
 struct World : SchedWorld {
     explicit World(std::string_view spec, DomainOptions opt = {}) : SchedWorld(spec, FeatureSet(), opt)
+    {
+        allow_idle_scans();
+    }
+    explicit World(Machine machine, DomainOptions opt = {}) : SchedWorld(std::move(machine), FeatureSet(), opt)
     {
         allow_idle_scans();
     }

@@ -114,12 +114,15 @@ TEST(PolicyRegistry, BaselinePlusAPolicyDecidesAsThePolicy)
 TEST(PolicyRegistry, TheFirstPartThatDecidesWins)
 {
     // Both redirect the capacity scan's 6 to its core's first CPU 2, and the
-    // record names whichever comes first.
+    // record names whichever comes first. smt-asym-packing redirects only
+    // with its capacity_scan extension, off by default since the posted idea
+    // acts in the load balancer only.
     World w("core=4,smt=2,numbering=thread-major,capacity=446x2/1024x2,asym_prio=2/1");
     const TaskId p = w.add_task(5);
     w.s.task(p).se.avg.util_avg = 600;
     w.set_idle_cores_hint(5, true);
-    for (std::string_view spec : {"smt-asym-packing+asym-stable-core", "asym-stable-core+smt-asym-packing"}) {
+    for (std::string_view spec :
+         {"smt-asym-packing:capacity_scan=on+asym-stable-core", "asym-stable-core+smt-asym-packing:capacity_scan=on"}) {
         DecisionRecord rec;
         EXPECT_EQ(w.sis_under(spec, irq_on(5), p, 5, 5, false, &rec), 2) << spec;
         const std::vector<DecisionStep> steps = policy_steps(rec);

@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <memory>
+
+#include "io/topology_json.h"
+#include "policies/registry.h"
+
 #include "policy_world.h"
 
 namespace wb::test {
@@ -137,6 +143,9 @@ TEST(SisSyncStack, FitsSwitchForStacking)
     EXPECT_EQ(w.sis_under("baseline", waker, pair.wakee, 1, 0, true), 4);
     EXPECT_EQ(w.sis_under("sis-sync-stack", waker, pair.wakee, 1, 0, true), 4);
     EXPECT_EQ(w.sis_under("sis-sync-stack:fits=off", waker, pair.wakee, 1, 0, true), 0);
+    // Only stack_fits governs this step; scan_fits leaves it alone.
+    EXPECT_EQ(w.sis_under("sis-sync-stack:stack_fits=off", waker, pair.wakee, 1, 0, true), 0);
+    EXPECT_EQ(w.sis_under("sis-sync-stack:scan_fits=off", waker, pair.wakee, 1, 0, true), 4);
 }
 
 // Asymmetric SMT-2: cores {0,1} {2,3} at 800, {4,5} {6,7} at 1024. The waker
@@ -182,6 +191,91 @@ TEST(SisSyncStack, FitsSwitchForTheSiblingScan)
     EXPECT_EQ(x.w.sis_under("baseline", x.w.waker_on(6), x.p, 3, 3, false), 4);
     EXPECT_EQ(x.w.sis_under("sis-sync-stack", x.w.waker_on(6), x.p, 3, 3, false), 4);
     EXPECT_EQ(x.w.sis_under("sis-sync-stack:fits=off", x.w.waker_on(6), x.p, 3, 3, false), 2);
+    // Only scan_fits governs the scan; stack_fits leaves it alone.
+    EXPECT_EQ(x.w.sis_under("sis-sync-stack:scan_fits=off", x.w.waker_on(6), x.p, 3, 3, false), 2);
+    EXPECT_EQ(x.w.sis_under("sis-sync-stack:stack_fits=off", x.w.waker_on(6), x.p, 3, 3, false), 4);
+}
+
+TEST(SisSyncStack, FitsOffSetsBothFitSwitches)
+{
+    const std::unique_ptr<PlacementPolicy> both = make_policy("sis-sync-stack:fits=off");
+    EXPECT_FALSE(both->switch_on("scan_fits"));
+    EXPECT_FALSE(both->switch_on("stack_fits"));
+    EXPECT_FALSE(both->switch_on("fits"));
+    // fits=off wins over an explicit scan_fits=on, and the spec says so.
+    const std::unique_ptr<PlacementPolicy> mixed = make_policy("sis-sync-stack:scan_fits=on,fits=off");
+    EXPECT_FALSE(mixed->switch_on("scan_fits"));
+    EXPECT_FALSE(mixed->switch_on("stack_fits"));
+    EXPECT_EQ(make_policy(mixed->spec())->spec(), mixed->spec());
+    const std::unique_ptr<PlacementPolicy> dflt = make_policy("sis-sync-stack");
+    EXPECT_TRUE(dflt->switch_on("scan_fits"));
+    EXPECT_TRUE(dflt->switch_on("stack_fits"));
+    const std::unique_ptr<PlacementPolicy> one = make_policy("sis-sync-stack:stack_fits=off");
+    EXPECT_TRUE(one->switch_on("scan_fits"));
+    EXPECT_FALSE(one->switch_on("stack_fits"));
+    EXPECT_EQ(one->spec(), "sis-sync-stack:stack_fits=off");
+}
+
+// nvidia-vera: asymmetric capacity with SMT-2, siblings numbered adjacently
+// (core k is CPUs 2k and 2k+1; CPUs 0-5 are 1024-capacity cores). The
+// waker runs alone on 0 and its partner p (util 100, fits 1024) last ran on
+// 2; 2 and 3 are busy, so prev's sibling scan finds nothing, and no idle
+// core is advertised. The diff's asym_fits_cpu(target) also asks that
+// target's core be idle: with the waker's sibling 1 busy it is not, so
+// the patch does not stack, though task_fits_cpu(p, 0) holds.
+struct VeraWorld {
+    World w{load_machine_file((std::filesystem::path(WB_SOURCE_DIR) / "topologies" / "nvidia-vera.json").string())};
+    Pair pair;
+    VeraWorld()
+    {
+        pair = reciprocal_pair(w, 0, 2);
+        w.run_on(2);
+        w.run_on(3);
+        w.s.task(pair.wakee).se.avg.util_avg = 100;
+        w.set_idle_cores_hint(0, false);
+    }
+};
+
+TEST(SisSyncStack, VeraStacksOnlyWhereAsymFitsCpuHolds)
+{
+    VeraWorld x;
+    ASSERT_TRUE(x.w.d.sched_asym_cpucapacity());
+    ASSERT_TRUE(x.w.d.sched_smt_active());
+    const WakerContext waker = x.w.waker_on(0);
+
+    // Waker's sibling 1 idle: target 0's core counts as idle (is_core_idle()
+    // looks at the other threads), p fits: both tests agree, the pair stacks.
+    ASSERT_TRUE(task_fits_cpu(x.w.s, x.pair.wakee, 0));
+    ASSERT_TRUE(asym_fits_cpu(x.w.s, 100, 0, 1024, 0));
+    DecisionRecord stacked;
+    EXPECT_EQ(x.w.sis_under("sis-sync-stack", waker, x.pair.wakee, 2, 0, true, &stacked), 0);
+    const std::vector<DecisionStep> steps = policy_steps(stacked);
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_EQ(steps[0].branch, "stack sync pair on target");
+    EXPECT_NE(steps[0].detail.find("asym_fits_cpu(target)"), std::string::npos) << steps[0].detail;
+
+    // Waker's sibling 1 busy: task_fits_cpu(p, 0) still holds but
+    // asym_fits_cpu does not; the patch goes on to the capacity scan, as
+    // baseline does.
+    x.w.run_on(1);
+    ASSERT_TRUE(task_fits_cpu(x.w.s, x.pair.wakee, 0));
+    ASSERT_FALSE(asym_fits_cpu(x.w.s, 100, 0, 1024, 0));
+    const CpuId base = x.w.sis_under("baseline", waker, x.pair.wakee, 2, 0, true);
+    ASSERT_NE(base, 0);
+    DecisionRecord rec;
+    WakePath path = WakePath::Count;
+    EXPECT_EQ(x.w.sis_under("sis-sync-stack", waker, x.pair.wakee, 2, 0, true, &rec, &path), base);
+    EXPECT_EQ(path, WakePath::AsymCapacity);
+    EXPECT_TRUE(policy_steps(rec).empty());
+    const std::vector<DecisionStep> declined = declined_steps(rec);
+    ASSERT_EQ(declined.size(), 1u);
+    EXPECT_NE(declined[0].detail.find("core is not idle"), std::string::npos) << declined[0].detail;
+
+    // Without the fit test (stack_fits=off, or the older fits=off) the pair
+    // stacks on the waker's busy core, which the model did before.
+    EXPECT_EQ(x.w.sis_under("sis-sync-stack:stack_fits=off", waker, x.pair.wakee, 2, 0, true), 0);
+    EXPECT_EQ(x.w.sis_under("sis-sync-stack:fits=off", waker, x.pair.wakee, 2, 0, true), 0);
+    EXPECT_EQ(x.w.sis_under("sis-sync-stack:scan_fits=off", waker, x.pair.wakee, 2, 0, true), base);
 }
 
 TEST(SisSyncStack, SymmetricSiblingScanFindsWhatMainlineFinds)

@@ -213,7 +213,7 @@ TEST(FindDstGroup, NumaAllowsASmallImbalanceToStayNearTheWaker)
     w.run_on(0);
     const TaskId p = w.add_task(0);
     const SchedAvg& avg = w.s.task(p).se.avg;
-    // Local node: 1 running (+1 for p) < 4 and idle CPUs differ by 1: stay.
+    // Local node: 1 running (+1 for p) <= 4 and idle CPUs differ by 1: stay.
     DecisionRecord rec;
     EXPECT_EQ(sched_balance_find_dst_group(w.s, numa, p, avg, 0, &rec), -1);
     EXPECT_EQ(rec.steps.back().branch, "numa imbalance allowed");
@@ -224,12 +224,45 @@ TEST(FindDstGroup, NumaAllowsASmallImbalanceToStayNearTheWaker)
     w.s.task(p).nr_cpus_allowed = 33;
     EXPECT_EQ(sched_balance_find_dst_group(w.s, numa, p, w.s.task(p).se.avg, 0, nullptr), w.group(numa, 32));
 
-    // Busier local node: 4 running + 1 is not below 4, spread.
+    // Busier local node: 4 running + 1 is above 4, spread.
     World v("node=2,llc=4,core=8");
     for (CpuId c = 0; c < 4; ++c)
         v.run_on(c);
     const TaskId q = v.add_task(0);
     EXPECT_EQ(sched_balance_find_dst_group(v.s, numa, q, v.s.task(q).se.avg, 0, nullptr), v.group(numa, 32));
+}
+
+// adjust_numa_imbalance() allows the imbalance unless dst_running >
+// imb_numa_nr: a local node running imb_numa_nr - 1 tasks takes p as its
+// imb_numa_nr-th and keeps it (a strict "<" sent it to the other node).
+TEST(FindDstGroup, NumaAllowanceCountsTheLimitItself)
+{
+    World w("node=2,llc=4,core=8");
+    const int numa = w.domain(0, "NUMA");
+    ASSERT_GE(numa, 0);
+    const int imb_numa_nr = w.d.domain(numa).imb_numa_nr;
+    ASSERT_EQ(imb_numa_nr, 4);
+    // Local node 0-31 runs imb_numa_nr - 1 = 3 tasks, the remote node 1:
+    // 29 against 31 idle CPUs, a difference of 2 (NUMA_IMBALANCE_MIN).
+    for (CpuId c = 0; c < imb_numa_nr - 1; ++c)
+        w.run_on(c);
+    w.run_on(32);
+    const TaskId p = w.add_task(0);
+    const SchedAvg& avg = w.s.task(p).se.avg;
+    ASSERT_EQ(update_sg_wakeup_stats(w.s, numa, w.group(numa, 0), p, avg).sum_nr_running, 3u);
+    DecisionRecord rec;
+    EXPECT_EQ(sched_balance_find_dst_group(w.s, numa, p, avg, 0, &rec), -1);
+    ASSERT_FALSE(rec.steps.empty());
+    EXPECT_EQ(rec.steps.back().branch, "numa imbalance allowed");
+    EXPECT_EQ(rec.steps.back().detail, "NUMA: local nr_running+1 4 <= imb_numa_nr 4, idle difference 2 <= 2");
+
+    // The whole fork stays on the local node too.
+    EXPECT_LT(sched_balance_find_dst_cpu(w.s, w.domain(0, "NUMA"), p, 0, 0, SD_BALANCE_FORK, nullptr), 32);
+
+    // One more local task puts p past the limit: the node with more idle
+    // CPUs gets it.
+    w.run_on(imb_numa_nr - 1);
+    EXPECT_EQ(sched_balance_find_dst_group(w.s, numa, p, w.s.task(p).se.avg, 0, nullptr), w.group(numa, 32));
 }
 
 TEST(FindDstGroup, MisfitGroupLosesToAGroupWhereTheTaskFits)
