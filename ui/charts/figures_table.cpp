@@ -148,6 +148,7 @@ void FiguresModel::setPolicies(const QStringList& names, const QList<QColor>& co
         c.name = names[i];
         c.colour = i < colours.size() ? colours[i] : palette::policy_colour(static_cast<int>(i));
         c.header_colour = readable_colour(c.colour, backgrounds_, text_);
+        c.swatch = swatch(c.colour);
         columns_.push_back(std::move(c));
     }
     headline_name_.clear();
@@ -264,7 +265,7 @@ QVariant FiguresModel::headerData(int section, Qt::Orientation orientation, int 
         case Qt::ForegroundRole:
             return QBrush(c.header_colour);
         case Qt::DecorationRole:
-            return swatch(c.colour);
+            return c.swatch;
         default:
             return {};
         }

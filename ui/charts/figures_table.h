@@ -18,6 +18,7 @@
 
 #include <QAbstractTableModel>
 #include <QColor>
+#include <QIcon>
 #include <QList>
 #include <QStringList>
 #include <QTableView>
@@ -70,6 +71,7 @@ private:
         QString name;
         QColor colour;         // the policy's, as the charts draw it
         QColor header_colour;  // what its header text is drawn in
+        QIcon swatch;          // a square of `colour` beside the name
         std::optional<RunFigures> figures;
     };
 

@@ -97,7 +97,8 @@ private slots:
         QCOMPARE(m->columnCount(), 2);
         for (int r = 0; r < m->rowCount(); ++r) {
             const RunFigureInfo& info = run_figure_table()[static_cast<std::size_t>(r)];
-            QCOMPARE(m->headerData(r, Qt::Vertical).toString(), QString::fromUtf8(info.label.data(), info.label.size()));
+            QCOMPARE(m->headerData(r, Qt::Vertical).toString(),
+                     QString::fromUtf8(info.label.data(), info.label.size()));
             // The row names its key in wakesim's JSON.
             const QString tip = m->headerData(r, Qt::Vertical, Qt::ToolTipRole).toString();
             QVERIFY2(tip.contains(QStringLiteral("figures.") + QString::fromUtf8(info.name.data(), info.name.size())) &&
@@ -288,9 +289,8 @@ private slots:
         QTemporaryDir dir;
         const QString json = dir.filePath(QStringLiteral("r.json"));
         QProcess wakesim;
-        wakesim.start(QStringLiteral(WB_WAKESIM_BIN),
-                      {"run", "--topology", "teaching-8", "--workload", "pipe:loops=300", "--policy", "baseline",
-                       "--json", json});
+        wakesim.start(QStringLiteral(WB_WAKESIM_BIN), {"run", "--topology", "teaching-8", "--workload",
+                                                       "pipe:loops=300", "--policy", "baseline", "--json", json});
         QVERIFY(wakesim.waitForFinished(120000));
         QCOMPARE(wakesim.exitCode(), 0);
         QFile file(json);
