@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "charts/charts_panel.h"
+#include "charts/figures_table.h"
 #include "charts/headline_chart.h"
 #include "charts/latency_cdf_chart.h"
 #include "charts/placement_chart.h"
@@ -26,6 +27,7 @@
 #include "divergence_text.h"
 #include "main_window_loaded.h"
 #include "metrics/comparison.h"
+#include "metrics/run_figures.h"
 #include "metrics/run_summary.h"
 #include "policies/registry.h"
 #include "sim/comparison_job.h"
@@ -240,6 +242,10 @@ void MainWindow::updateChartsFromFrame(const SimFrame& frame, bool full)
         if (!full)
             continue;
         charts_->latency()->setDistribution(policy, r.metrics.wakeup_latency);
+        // The figures `wakesim run --json` writes, of the run so far; none
+        // before any simulated time, when no rate is defined.
+        if (r.now > Time())
+            charts_->figures()->setFigures(policy, run_figures(r.metrics, r.now, r.ops, r.headline), r.headline);
         if (!comparison_)
             charts_->placement()->setPlacement(policy, placement_fractions(r.metrics.placement_from_waker));
     }

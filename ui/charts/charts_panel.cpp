@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "charts/charts_panel.h"
 
+#include "charts/figures_table.h"
 #include "charts/headline_chart.h"
 #include "charts/latency_cdf_chart.h"
 #include "charts/placement_chart.h"
@@ -32,12 +33,14 @@ ChartsPanel::ChartsPanel(QWidget* parent)
       throughput_(new ThroughputChart),
       latency_(new LatencyCdfChart),
       headline_(new HeadlineChart),
-      placement_(new PlacementChart)
+      placement_(new PlacementChart),
+      figures_(new FiguresTable)
 {
     addTab(throughput_, QStringLiteral("Throughput over time"));
     addTab(latency_, QStringLiteral("Latency CDF"));
     addTab(headline_, QStringLiteral("Headline \u00b1 error"));
     addTab(placement_, QStringLiteral("Placement"));
+    addTab(figures_, QStringLiteral("Figures"));
     for (QChartView* view : std::initializer_list<QChartView*>{throughput_, latency_, headline_, placement_})
         make_compact(view);
 }
@@ -52,6 +55,7 @@ void ChartsPanel::setPolicies(const QStringList& names, const QList<QColor>& col
     latency_->setPolicies(names, colours);
     headline_->setPolicies(names, colours);
     placement_->setPolicies(names, colours);
+    figures_->setPolicies(names, colours);
 }
 
 void ChartsPanel::setDark(bool dark)
@@ -72,6 +76,7 @@ void ChartsPanel::applyAppearance()
     latency_->setAppearance(appearance_);
     headline_->setAppearance(appearance_);
     placement_->setAppearance(appearance_);
+    figures_->setAppearance(appearance_);
 }
 
 void ChartsPanel::clear()
@@ -80,6 +85,7 @@ void ChartsPanel::clear()
     latency_->clear();
     headline_->clear();
     placement_->setPolicies(names_, colours_);
+    figures_->clear();
 }
 
 }  // namespace wb

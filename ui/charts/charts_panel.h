@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // ChartsPanel: the window's chart tabs (throughput over time, latency CDF,
-// headline with error bars, placement by distance class), one policy
-// colour used by all four, and one appearance: the window's theme and its
-// presentation font scale reach every chart through here.
+// headline with error bars, placement by distance class, and the table of
+// the figures the real tools report), one policy colour used by all five,
+// and one appearance: the window's theme and its presentation font scale
+// reach every tab through here.
 #pragma once
 
 #include <QColor>
@@ -19,6 +20,7 @@ class ThroughputChart;
 class LatencyCdfChart;
 class HeadlineChart;
 class PlacementChart;
+class FiguresTable;
 
 class ChartsPanel : public QTabWidget {
     Q_OBJECT
@@ -40,7 +42,8 @@ public:
     LatencyCdfChart* latency() const { return latency_; }
     HeadlineChart* headline() const { return headline_; }
     PlacementChart* placement() const { return placement_; }
-    // The chart on the current tab, for "export the focused view".
+    FiguresTable* figures() const { return figures_; }
+    // The chart (or table) on the current tab, for "export the focused view".
     QWidget* currentChart() const { return currentWidget(); }
 
 private:
@@ -50,6 +53,7 @@ private:
     LatencyCdfChart* latency_ = nullptr;
     HeadlineChart* headline_ = nullptr;
     PlacementChart* placement_ = nullptr;
+    FiguresTable* figures_ = nullptr;
     QStringList names_;
     QList<QColor> colours_;
     ChartAppearance appearance_;

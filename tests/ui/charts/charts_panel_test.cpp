@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "charts/charts_panel.h"
+#include "charts/figures_table.h"
 #include "charts/headline_chart.h"
 #include "charts/latency_cdf_chart.h"
 #include "charts/placement_chart.h"
@@ -97,14 +98,15 @@ class ChartsPanelTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void fourTabsShareThePolicies()
+    void fiveTabsShareThePolicies()
     {
         ChartsPanel panel;
-        QCOMPARE(panel.count(), 4);
+        QCOMPARE(panel.count(), 5);
         QCOMPARE(panel.widget(0), panel.throughput());
         QCOMPARE(panel.widget(1), panel.latency());
         QCOMPARE(panel.widget(2), panel.headline());
         QCOMPARE(panel.widget(3), panel.placement());
+        QCOMPARE(panel.widget(4), panel.figures());
 
         const QList<QColor> colours{palette::policy_colour(0), palette::policy_colour(1)};
         panel.setPolicies({"baseline", "sync-waker-v3"}, colours);
