@@ -628,6 +628,7 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
         ++metrics_.involuntary_switches;
         metrics_.workload_involuntary_switches += !s_.task(prev).kthread;
     }
+    metrics_.switches_from_idle += prev == kNoTask;
     cpu_[static_cast<std::size_t>(cpu)].overhead_left += balance_cost;
     context_switch(cpu, prev, next);
 }

@@ -45,8 +45,11 @@ RunFigures run_figures(const RunMetrics& m, Time elapsed, double ops, const Head
     RunFigures f;
     f.headline = headline.value;
     f.ops_per_sec = per_second(ops, secs);
-    f.context_switches_per_sec =
-        per_second(static_cast<double>(m.voluntary_switches + m.involuntary_switches), secs);
+    // perf's context-switches counts every switch between two tasks, the
+    // idle task included: a task that blocks, one preempted, and the idle
+    // task leaving the CPU to a woken one.
+    f.context_switches_per_sec = per_second(
+        static_cast<double>(m.voluntary_switches + m.involuntary_switches + m.switches_from_idle), secs);
     f.workload_voluntary_switches_per_sec = per_second(static_cast<double>(m.workload_voluntary_switches), secs);
     f.workload_involuntary_switches_per_sec = per_second(static_cast<double>(m.workload_involuntary_switches), secs);
     const std::uint64_t migrations = std::accumulate(m.migrations.begin(), m.migrations.end(), std::uint64_t{0});

@@ -19,7 +19,7 @@ namespace wb {
 struct RunFigures {
     double headline = 0;                  // the workload's own headline (usecs/op, GFLOP/s, bogo ops/s)
     double ops_per_sec = 0;               // the workload's units of work per second
-    double context_switches_per_sec = 0;  // every task, kernel threads included (perf stat)
+    double context_switches_per_sec = 0;  // every task, kernel threads and the idle task included (perf stat -a)
     double workload_voluntary_switches_per_sec = 0;    // the workload's tasks only (getrusage ru_nvcsw)
     double workload_involuntary_switches_per_sec = 0;  // (ru_nivcsw)
     double cpu_migrations_per_sec = 0;

@@ -31,6 +31,7 @@ struct RunMetrics {
     std::uint64_t wakeups = 0;
     std::uint64_t voluntary_switches = 0;    // the task blocked
     std::uint64_t involuntary_switches = 0;  // the task was preempted
+    std::uint64_t switches_from_idle = 0;    // the idle task gave the CPU to a task
     // The same two, counted only for the workload's own tasks (not kernel
     // threads): what the program's getrusage() would report.
     std::uint64_t workload_voluntary_switches = 0;

@@ -83,6 +83,11 @@ TEST(RunAccounting, IdleTimeWhileATaskSleepsInIoScheduleIsIowaitOnItsCpuOnly)
     const RunFigures f = run_figures(sim.metrics(), sim.elapsed(), 20, Headline{});
     EXPECT_GT(f.iowait_pct, 0.0);
     EXPECT_NEAR(f.busy_pct + f.idle_pct + f.iowait_pct, 100.0, 1e-9);
+    // CPU 3's idle task hands it to the task 21 times: at the start and
+    // after each completion; perf counts those as context switches too.
+    EXPECT_EQ(sim.metrics().switches_from_idle, 21u);
+    EXPECT_EQ(sim.metrics().voluntary_switches, 20u);
+    EXPECT_DOUBLE_EQ(f.context_switches_per_sec, (20 + 21) / sim.elapsed().to_seconds());
     // Each wakeup is an interrupt on CPU 3: its kernel work is irq time.
     EXPECT_GT(sim.metrics().irq_time, Time());
     EXPECT_GT(f.irq_pct, 0.0);
