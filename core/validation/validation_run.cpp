@@ -255,7 +255,7 @@ std::string validation_results_to_markdown(const std::vector<CaseResult>& result
     std::string out;
     for (const CaseResult& r : results) {
         char buf[256];
-        std::snprintf(buf, sizeof buf, "%s form, %d seed%s, %.1f s of wall time", r.quick ? "quick" : "full", r.seeds,
+        std::snprintf(buf, sizeof buf, "%s form, %d seed%s, %.1f s of wall time", r.quick ? "Quick" : "Full", r.seeds,
                       r.seeds == 1 ? "" : "s", r.wall_seconds);
         out += "## " + r.id + "\n\n" + r.title + ". Machine `" + r.machine + "`; measured by " + r.source + ". " +
                buf + ".\n\n";
