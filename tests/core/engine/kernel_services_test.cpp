@@ -7,17 +7,12 @@
 
 #include "engine/kernel.h"
 #include "engine/simulator.h"
-#include "topology/synthetic.h"
+#include "quiet_machine.h"
 
 namespace wb {
 namespace {
 
-Machine quiet_machine()
-{
-    Machine m = parse_synthetic("llc=2,core=2,smt=2");
-    m.idle_states = {{"C1", 2000, 4000}};
-    return m;
-}
+using test::quiet_machine;
 
 // Each task computes, then sleeps, `rounds` times.
 class Sleeper : public Workload {

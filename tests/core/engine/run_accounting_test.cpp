@@ -9,17 +9,12 @@
 #include "engine/kernel.h"
 #include "engine/simulator.h"
 #include "metrics/run_figures.h"
-#include "topology/synthetic.h"
+#include "quiet_machine.h"
 
 namespace wb {
 namespace {
 
-Machine quiet_machine()
-{
-    Machine m = parse_synthetic("llc=2,core=2,smt=2");
-    m.idle_states = {{"C1", 2000, 4000}};
-    return m;
-}
+using test::quiet_machine;
 
 // One task that computes, submits an I/O and sleeps until the device's
 // completion interrupt on its CPU wakes it, `rounds` times: with
