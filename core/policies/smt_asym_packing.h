@@ -13,17 +13,26 @@
 // its nohz kick) only, not in the wakeup path.
 //
 // Our model, by default the posted mechanism only (`sd_flag`): the SMT
-// level gets SD_ASYM_PACKING (DomainOptions::smt_asym_packing) and, at SMT
-// domains, the balancer's sched_asym_prefer() ranks a core's threads by the
-// topology's asym_prio (arch_asym_cpu_priority()). Extensions beyond the
-// idea, off by default: `llc_scan` and `capacity_scan` make an idle search
-// that is about to return a thread of a wholly idle core return the
-// highest-priority idle thread of that core instead (inside the search's
-// mask, never a smaller capacity); `speed` ranks threads of equal
-// priority by their speed.
+// level gets SD_ASYM_PACKING (DomainOptions::smt_asym_packing) and the
+// balancer's sched_asym_prefer() compares this policy's
+// arch_asym_cpu_priority(): the topology's asym_prio raised by the CPU's
+// rank among its core's threads, thread 0 (PE0, the first sibling) highest.
+// The raise orders a core's threads and never reorders different asym_prio.
+// Why a raise: the series' priority is arch_asym_cpu_priority(), whose weak
+// default (-cpu, arm64 and powerpc define none) prefers the lower-numbered
+// sibling, and both numberings give thread 0 the lower id; the model's
+// mainline reads only asym_prio, which machine files leave 0 but for ITMT,
+// so without the raise every sibling ties and the flag does nothing.
+// Extensions beyond the idea, off by default: `llc_scan` and
+// `capacity_scan` make an idle search that is about to return a thread of a
+// wholly idle core return the highest-priority idle thread of that core
+// instead (inside the search's mask, never a smaller capacity); `speed`
+// ranks the threads of one core with equal asym_prio by their speed before
+// the raise.
 // Expected effect: the balancer packs lone tasks onto thread 0 of their
-// core; the extensions do so at wakeup already. No effect where threads
-// are equal.
+// core (an idle higher-priority sibling kicks the nohz balancer, whose
+// asym_packing group forces an active balance); the extensions do so at
+// wakeup already.
 #pragma once
 
 #include "policies/placement_policy.h"
@@ -41,9 +50,18 @@ public:
     void adjust_domain_options(DomainOptions& options) const override;
     std::optional<bool> sched_asym_prefer(const SchedState& s, int sd, CpuId a, CpuId b) const override;
 
+    // arch_asym_cpu_priority() under this policy: asym_prio * kThreadRanks
+    // plus the thread's rank raise (kThreadRanks - 1 for thread 0, 0 for
+    // thread kThreadRanks - 1 and above).
+    static long long asym_cpu_priority(const Machine& m, CpuId cpu);
+    // The raise spans this many thread ranks: the widest SMT the kernel
+    // schedules (POWER8 and later run SMT8), so every thread of a core gets
+    // a rank of its own and the raise stays below one asym_prio step.
+    static constexpr int kThreadRanks = 8;
+
 private:
-    // a is a higher-priority thread than b: asym_prio, then (with `speed`)
-    // the thread's speed.
+    // a is a higher-priority thread than b: asym_cpu_priority(), with
+    // `speed` first by speed between threads of one core of equal asym_prio.
     bool higher(const SchedState& s, CpuId a, CpuId b) const;
 };
 
