@@ -88,12 +88,12 @@ CpuId SmtAsymPacking::idle_search_return(const SchedState& s, TaskId p, IdleSear
         const CpuTopo& from = s.machine->cpus[static_cast<std::size_t>(cpu)];
         const CpuTopo& to = s.machine->cpus[static_cast<std::size_t>(best)];
         const bool by_speed = on(kSpeed) && to.asym_prio == from.asym_prio && to.speed != from.speed;
+        const std::string why = by_speed ? std::string("faster thread")
+                                         : cat("priority ", asym_cpu_priority(*s.machine, best), " vs ",
+                                               asym_cpu_priority(*s.machine, cpu));
         note(rec, name(), "higher-priority idle sibling",
-             cat("core of cpu ", cpu, " idle; sibling ", best, " preferred (",
-                 by_speed ? "faster thread" : "priority " + std::to_string(asym_cpu_priority(*s.machine, best)) +
-                                                  " vs " + std::to_string(asym_cpu_priority(*s.machine, cpu)),
-                 "; asym_prio ", to.asym_prio, " vs ", from.asym_prio, ", thread ", to.thread, " vs ", from.thread,
-                 ")"),
+             cat("core of cpu ", cpu, " idle; sibling ", best, " preferred (", why, "; asym_prio ", to.asym_prio,
+                 " vs ", from.asym_prio, ", thread ", to.thread, " vs ", from.thread, ")"),
              best);
     }
     return best;

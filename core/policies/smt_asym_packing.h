@@ -18,11 +18,16 @@
 // arch_asym_cpu_priority(): the topology's asym_prio raised by the CPU's
 // rank among its core's threads, thread 0 (PE0, the first sibling) highest.
 // The raise orders a core's threads and never reorders different asym_prio.
-// Why a raise: the series' priority is arch_asym_cpu_priority(), whose weak
-// default (-cpu, arm64 and powerpc define none) prefers the lower-numbered
-// sibling, and both numberings give thread 0 the lower id; the model's
-// mainline reads only asym_prio, which machine files leave 0 but for ITMT,
-// so without the raise every sibling ties and the flag does nothing.
+// Why a raise: the upstream form of the idea (Andrea Righi, "sched: Enable
+// preferred SMT siblings on NVIDIA Olympus", v7, lore msgid
+// 20260929165538.726616-1-arighi@nvidia.com, read in a third-party
+// summary, not the diff) leaves the priority to arch_asym_cpu_priority(),
+// whose weak default -cpu (arm64 defines none) prefers a core's
+// lower-numbered thread, and both numberings give thread 0 the lower id.
+// The model's mainline reads only asym_prio, which machine files leave 0
+// but for ITMT, so without the raise every sibling ties and the flag does
+// nothing. The raise keeps the weak default's order inside a core without
+// making it one across cores, where asym_prio alone stays in charge.
 // Extensions beyond the idea, off by default: `llc_scan` and
 // `capacity_scan` make an idle search that is about to return a thread of a
 // wholly idle core return the highest-priority idle thread of that core
