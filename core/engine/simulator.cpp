@@ -142,7 +142,7 @@ bool Simulator::check_invariants(std::string* why) const
     std::vector<int> iowait(static_cast<std::size_t>(machine_.nr_cpus()), 0);
     for (const Task& t : s_.tasks) {
         const std::string who = "task " + std::to_string(t.id) + " (" + t.name + ")";
-        if (task_[static_cast<std::size_t>(t.id)].in_iowait) {
+        if (t.in_iowait) {
             if (t.state != TaskState::Sleeping && t.state != TaskState::Waking)
                 return fail(who + " counts in nr_iowait but is awake");
             ++iowait[static_cast<std::size_t>(t.cpu)];
@@ -481,8 +481,6 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
         return;
     }
     if (step.kind == Step::Kind::Block) [[likely]] {
-        if (step.iowait) [[unlikely]]
-            io_schedule(cpu, t);
         block_task(cpu, p, t);
         return;
     }
@@ -502,9 +500,9 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
 
 // io_schedule(): the sleep about to start counts in this CPU's nr_iowait
 // until the wakeup (__schedule()'s increment when it dequeues the task).
-[[gnu::noinline]] void Simulator::io_schedule(CpuId cpu, TaskExec& t)
+void Simulator::io_schedule(CpuId cpu, Task& p)
 {
-    t.in_iowait = true;
+    p.in_iowait = true;
     ++cpu_[static_cast<std::size_t>(cpu)].nr_iowait;
 }
 
@@ -513,11 +511,11 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
 // CPU. `on_cpu`: this runs on `cpu` itself, in the interrupt that ended its
 // idle period, and irq_enter() classified that period while the sleeper
 // still counted (tick_nohz_stop_idle()).
-[[gnu::noinline]] void Simulator::end_iowait(CpuId cpu, TaskExec& t, bool on_cpu)
+[[gnu::noinline]] void Simulator::end_iowait(CpuId cpu, Task& p, bool on_cpu)
 {
     if (on_cpu && !cpu_[static_cast<std::size_t>(cpu)].busy)
         account_cpu_time(cpu);
-    t.in_iowait = false;
+    p.in_iowait = false;
     --cpu_[static_cast<std::size_t>(cpu)].nr_iowait;
 }
 
@@ -529,6 +527,10 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
     case Step::Kind::Compute:
     case Step::Kind::Block:
         break;  // run_next_step()'s
+    case Step::Kind::BlockIo:
+        io_schedule(cpu, s_.task(p));
+        block_task(cpu, p, t);
+        return;
     case Step::Kind::Sleep:
         events_.push({s_.now + step.time, 0, kSleepTimer, cpu, 0, p});
         block_task(cpu, p, t);

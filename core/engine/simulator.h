@@ -146,7 +146,6 @@ private:
         Time work_left;        // of the current Compute step, at nominal speed
         bool in_step = false;  // has an unfinished Compute step
         bool blocked = false;  // its last step was Block: the next run starts with next_step()
-        bool in_iowait = false;  // asleep in io_schedule(), counted in its CPU's nr_iowait
         Time wake_started;     // try_to_wake_up() of the wakeup being served; for wakeup latency
         bool latency_pending = false;
         Time runnable_since;  // for run delay
@@ -186,8 +185,8 @@ private:
     double contended_speed(CpuId cpu) const;
     void set_busy(CpuId cpu, bool busy);
     void account_cpu_time(CpuId cpu);
-    void io_schedule(CpuId cpu, TaskExec& t);
-    void end_iowait(CpuId cpu, TaskExec& t, bool on_cpu);
+    void io_schedule(CpuId cpu, Task& p);
+    void end_iowait(CpuId cpu, Task& p, bool on_cpu);
 
     // core.c: scheduling.
     void schedule(CpuId cpu, bool preempted);

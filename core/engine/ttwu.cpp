@@ -61,8 +61,8 @@ namespace wb {
     // ttwu_runnable(): a delayed-dequeue task is still queued where it
     // slept; it becomes runnable again in place, with no CPU selection.
     if (pt.se.on_rq && pt.se.sched_delayed) {
-        if (t.in_iowait) [[unlikely]]
-            end_iowait(pt.cpu, t, pt.cpu == this_cpu);
+        if (pt.in_iowait) [[unlikely]]
+            end_iowait(pt.cpu, pt, pt.cpu == this_cpu);
         if (rec) {
             rec->target = pt.cpu;
             rec->steps.push_back({"ttwu_runnable", "delayed task requeued in place", "", pt.cpu});
@@ -85,8 +85,8 @@ namespace wb {
     const CpuId cpu = select_task_rq(s_, waker, p, prev, &wake_flags, rec ? &*rec : nullptr, &path);
     if (pt.cpu != kNoCpu && cpu != pt.cpu) {
         wake_flags |= WF_MIGRATED;
-        if (t.in_iowait) [[unlikely]]
-            end_iowait(pt.cpu, t, false);
+        if (pt.in_iowait) [[unlikely]]
+            end_iowait(pt.cpu, pt, false);
     }
     set_task_cpu(s_, p, cpu);
     finish_decision(path, this_cpu, wake_cpu, cpu, rec);
@@ -170,11 +170,11 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
         enqueue_flags |= ENQUEUE_MIGRATED;
     if (wake_flags & WF_RQ_SELECTED)
         enqueue_flags |= ENQUEUE_RQ_SELECTED;
-    TaskExec& t = task_[static_cast<std::size_t>(p)];
-    if (t.in_iowait) [[unlikely]]
-        end_iowait(cpu, t, cpu == current_cpu_ || current_cpu_ == kNoCpu);
+    Task& pt = s_.task(p);
+    if (pt.in_iowait) [[unlikely]]
+        end_iowait(cpu, pt, cpu == current_cpu_ || current_cpu_ == kNoCpu);
     enqueue_task_fair(s_, cpu, p, enqueue_flags);
-    s_.task(p).state = TaskState::Runnable;
+    pt.state = TaskState::Runnable;
     mark_runnable(p);
     note_rq_change(cpu);
 }

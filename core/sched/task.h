@@ -61,6 +61,7 @@ struct Task {
     bool kthread = false;  // a per-CPU kthread is a kthread with one allowed CPU
     int mm = -1;           // address space; switching between different ones costs address_space_switch
     bool exiting = false;  // PF_EXITING
+    bool in_iowait = false;  // asleep in io_schedule(): counted in its CPU's nr_iowait until the wakeup
 
     CpuId cpu = kNoCpu;              // task_cpu(p)
     CpuId wake_cpu = kNoCpu;         // p->wake_cpu: prev for the next wakeup

@@ -21,26 +21,26 @@ namespace wb {
 class Kernel;
 
 struct Step {
-    enum class Kind : std::uint8_t {
+    enum class Kind {
         Compute,  // run for `time` of CPU work at nominal speed (1.0, no SMT contention)
         Block,    // sleep until another task or an interrupt wakes it
+        // Block in io_schedule(): the task sleeps with in_iowait set, so the
+        // CPU it slept on counts it in nr_iowait and reports its idle time
+        // as iowait until the wakeup.
+        BlockIo,
         Sleep,    // sleep for `time`; a timer interrupt on this CPU wakes it (nanosleep, epoll timeouts)
         Yield,    // sched_yield(): give up the CPU, stay runnable
         Exit,
     };
     Kind kind = Kind::Compute;
-    // A Block in io_schedule(): the task sleeps with in_iowait set, so the
-    // CPU it slept on counts it in nr_iowait and reports its idle time as
-    // iowait. Kept beside `kind` so that a Step stays two words.
-    bool iowait = false;
     Time time;
 
-    static Step compute(Time t) { return {Kind::Compute, false, t}; }
-    static Step block() { return {Kind::Block, false, Time()}; }
-    static Step block_io() { return {Kind::Block, true, Time()}; }
-    static Step sleep(Time t) { return {Kind::Sleep, false, t}; }
-    static Step yield() { return {Kind::Yield, false, Time()}; }
-    static Step exit() { return {Kind::Exit, false, Time()}; }
+    static Step compute(Time t) { return {Kind::Compute, t}; }
+    static Step block() { return {Kind::Block, Time()}; }
+    static Step block_io() { return {Kind::BlockIo, Time()}; }
+    static Step sleep(Time t) { return {Kind::Sleep, t}; }
+    static Step yield() { return {Kind::Yield, Time()}; }
+    static Step exit() { return {Kind::Exit, Time()}; }
 };
 static_assert(sizeof(Step) == 16, "a Step is returned in two registers");
 
