@@ -1017,9 +1017,15 @@ void Simulator::close_accounting()
     for (std::size_t i = 0; i < cpu_.size(); ++i)
         account_cpu_time(static_cast<CpuId>(i));
     note_rq_change(0);
-    metrics_.runtime = Time();
-    for (TaskId p = 0; p < static_cast<TaskId>(task_.size()); ++p)
-        metrics_.runtime += Time::ns(static_cast<std::int64_t>(s_.task(p).se.sum_exec_runtime));
+    metrics_.runtime = total_runtime();
+}
+
+Time Simulator::total_runtime() const
+{
+    Time sum;
+    for (const Task& t : s_.tasks)
+        sum += Time::ns(static_cast<std::int64_t>(t.se.sum_exec_runtime));
+    return sum;
 }
 
 // Accumulates the time some CPU sat idle while another had a task waiting,

@@ -82,6 +82,9 @@ public:
     // says what is wrong in *why.
     bool check_invariants(std::string* why) const;
     Time elapsed() const { return end_time_; }  // when the workload completed (or now, if not yet)
+    // Every task's sum_exec_runtime so far; RunMetrics::runtime holds it
+    // once the run has ended.
+    Time total_runtime() const;
     const SchedState& state() const { return s_; }
     const LoadBalanceState& load_balance() const { return lb_; }
     const RunMetrics& metrics() const { return metrics_; }

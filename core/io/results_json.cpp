@@ -78,8 +78,9 @@ std::string run_result_to_json(const RunInfo& info, bool finished, Time elapsed,
                      {"value", headline.value},
                      {"unit", headline.unit},
                      {"lower_is_better", headline.lower_is_better}};
+    const RunFigures f = run_figures(m, elapsed, ops, headline);
     j["ops"] = ops;
-    j["ops_per_sec"] = elapsed.ns() > 0 ? ops / elapsed.to_seconds() : 0.0;
+    j["ops_per_sec"] = f.ops_per_sec;
     j["wakeup_latency_ns"] = histogram_json(m.wakeup_latency);
     j["run_delay_ns"] = histogram_json(m.run_delay);
     j["context_switches"] = {{"voluntary", m.voluntary_switches}, {"involuntary", m.involuntary_switches}};
@@ -93,7 +94,6 @@ std::string run_result_to_json(const RunInfo& info, bool finished, Time elapsed,
     j["bytes_read"] = by_name(m.bytes_read, kDistanceClassNames);
     // The figures under the real tools' names (metrics/run_figures.h).
     Json figures;
-    const RunFigures f = run_figures(m, elapsed, ops, headline);
     for (const RunFigureInfo& figure : run_figure_table())
         figures[std::string(figure.name)] = f.*figure.field;
     j["figures"] = std::move(figures);

@@ -19,15 +19,10 @@ RunSnapshot take_snapshot(const Simulator& sim, const std::string& policy)
     out.progress = sim.finished() ? 1.0 : sim.workload().progress(sim.now());
     out.headline = sim.workload().headline(sim.elapsed());
     out.metrics = sim.metrics();
-    // The engine sums every task's sum_exec_runtime only when the run ends
-    // (Simulator::close_accounting); until then the snapshot sums it here,
-    // so that run delay / runtime means the run so far too. Once finished,
-    // the engine's sum is the one `wakesim run` reports, and stays.
-    if (!out.finished) {
-        out.metrics.runtime = Time();
-        for (const Task& t : s.tasks)
-            out.metrics.runtime += Time::ns(static_cast<std::int64_t>(t.se.sum_exec_runtime));
-    }
+    // The engine fills runtime when the run ends; mid-run the snapshot
+    // takes the sum so far, so that run delay / runtime means the run so far.
+    if (!out.finished)
+        out.metrics.runtime = sim.total_runtime();
     out.cpus.reserve(s.rqs.size());
     for (const Rq& rq : s.rqs) {
         CpuSnapshot c;

@@ -21,7 +21,36 @@ constexpr int W = 0, T = 1, R = 2;  // the roles, as indices
 // len 0 (returns 0 before looking up the descriptors).
 constexpr std::int64_t kExerciseCalls = 3;
 
+// Wakes the task asleep on a pipe's wait queue, if any, and empties it.
+void wake_waiter(Kernel& k, TaskId& waiter, unsigned int wake_flags)
+{
+    if (waiter == kNoTask)
+        return;
+    const TaskId p = waiter;
+    waiter = kNoTask;
+    k.wake_up(p, wake_flags);
+}
+
 }  // namespace
+
+TeeWorkload::Pipe::Taken TeeWorkload::Pipe::take(std::uint64_t bytes)
+{
+    Taken out;
+    while (bytes > 0) {
+        assert(!empty());
+        PipeBuf& buf = at(tail);
+        const std::uint32_t n = static_cast<std::uint32_t>(std::min<std::uint64_t>(buf.len, bytes));
+        buf.offset += n;
+        buf.len -= n;
+        bytes -= n;
+        if (buf.len == 0) {
+            out.released = true;
+            out.released_full = out.released_full || full();
+            ++tail;
+        }
+    }
+    return out;
+}
 
 void TeeWorkload::setup(Kernel& k)
 {
@@ -184,11 +213,8 @@ void TeeWorkload::apply_writes(Kernel& k, Instance& in)
             in.counts.max_slots_a = std::max<std::uint64_t>(in.counts.max_slots_a, a.occupancy());
         }
         ++in.counts.writes;
-        if (was_empty && a.rd_wait != kNoTask) {
-            const TaskId teer = a.rd_wait;
-            a.rd_wait = kNoTask;
-            k.wake_up(teer, WF_SYNC);
-        }
+        if (was_empty)
+            wake_waiter(k, a.rd_wait, WF_SYNC);
     }
     in.phase[W] = Phase::Idle;
 }
@@ -262,11 +288,8 @@ void TeeWorkload::apply_tee(Kernel& k, Instance& in)
     ++in.counts.tees;
     in.counts.bytes_teed += len;
     in.counts.max_slots_b = std::max<std::uint64_t>(in.counts.max_slots_b, b.occupancy());
-    if (len > 0 && b.rd_wait != kNoTask) {
-        const TaskId reader = b.rd_wait;
-        b.rd_wait = kNoTask;
-        k.wake_up(reader, 0);
-    }
+    if (len > 0)
+        wake_waiter(k, b.rd_wait, 0);
 }
 
 // splice(A, /dev/null, len): splice_write_null() runs __splice_from_pipe()
@@ -277,26 +300,8 @@ void TeeWorkload::apply_tee(Kernel& k, Instance& in)
 // and pipe_transfer for the lock and the buffer releases, no copy.
 void TeeWorkload::apply_splice(Kernel& k, Instance& in)
 {
-    Pipe& a = in.a;
-    std::uint64_t left = in.tee_len;
-    bool released = false;
-    while (left > 0) {
-        assert(!a.empty());
-        PipeBuf& buf = a.at(a.tail);
-        const std::uint32_t take = static_cast<std::uint32_t>(std::min<std::uint64_t>(buf.len, left));
-        buf.offset += take;
-        buf.len -= take;
-        left -= take;
-        if (buf.len == 0) {
-            ++a.tail;
-            released = true;
-        }
-    }
-    if (released && a.wr_wait != kNoTask) {
-        const TaskId writer = a.wr_wait;
-        a.wr_wait = kNoTask;
-        k.wake_up(writer, 0);
-    }
+    if (in.a.take(in.tee_len).released)
+        wake_waiter(k, in.a.wr_wait, 0);
 }
 
 // stress-ng's --tee-ops reached: stress_tee() closes the pipes and kills
@@ -307,13 +312,8 @@ void TeeWorkload::finish(Kernel& k, Instance& in)
     in.finished = true;
     ++finished_;
     in.phase[T] = Phase::Killed;
-    for (TaskId* waiting : {&in.a.wr_wait, &in.b.rd_wait}) {
-        if (*waiting != kNoTask) {
-            const TaskId child = *waiting;
-            *waiting = kNoTask;
-            k.wake_up(child, 0);
-        }
-    }
+    wake_waiter(k, in.a.wr_wait, 0);
+    wake_waiter(k, in.b.rd_wait, 0);
 }
 
 // ---------------------------------------------------------------------------
@@ -373,29 +373,12 @@ Step TeeWorkload::start_read(Kernel& k, Instance& in)
 // reader after a sleep finds no one: this reader is B's only one.
 void TeeWorkload::apply_reads(Kernel& k, Instance& in)
 {
-    Pipe& b = in.b;
-    std::uint64_t left = in.read_bytes_in_step;
-    bool wake_writer = false;
-    while (left > 0) {
-        assert(!b.empty());
-        PipeBuf& buf = b.at(b.tail);
-        const std::uint32_t take = static_cast<std::uint32_t>(std::min<std::uint64_t>(buf.len, left));
-        buf.offset += take;
-        buf.len -= take;
-        left -= take;
-        if (buf.len == 0) {
-            wake_writer = wake_writer || b.full();
-            ++b.tail;
-        }
-    }
+    const bool wake_writer = in.b.take(in.read_bytes_in_step).released_full;
     in.counts.reads += in.reads_in_step;
     in.counts.bytes_read += in.read_bytes_in_step;
     in.phase[R] = Phase::Idle;
-    if (wake_writer && b.wr_wait != kNoTask) {
-        const TaskId teer = b.wr_wait;
-        b.wr_wait = kNoTask;
-        k.wake_up(teer, WF_SYNC);
-    }
+    if (wake_writer)
+        wake_waiter(k, in.b.wr_wait, WF_SYNC);
 }
 
 // ---------------------------------------------------------------------------

@@ -103,6 +103,13 @@ private:
         bool full() const { return occupancy() >= kTeePipeSlots; }
         PipeBuf& at(std::uint32_t i) { return bufs[i % kTeePipeSlots]; }
         const PipeBuf& at(std::uint32_t i) const { return bufs[i % kTeePipeSlots]; }
+        // Takes `bytes` (all present) off the tail, as pipe_read() and
+        // __splice_from_pipe() do, releasing each buffer emptied.
+        struct Taken {
+            bool released = false;       // a buffer was emptied and its slot freed
+            bool released_full = false;  // one was, while the pipe was full (pipe_read()'s was_full)
+        };
+        Taken take(std::uint64_t bytes);
     };
 
     struct Instance {
