@@ -47,6 +47,9 @@ struct IdleState {
     std::string name;  // as cpuidle names it: "WFI", "C1", "C6"
     double exit_latency_ns = 0;
     double target_residency_ns = 0;
+    // The CPU notices a wakeup without an interrupt (POLL, x86 MWAIT): the
+    // waker sets TIF_NEED_RESCHED and sends no IPI.
+    bool polls = false;
     friend bool operator==(const IdleState&, const IdleState&) = default;
 };
 

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// `wakesim topology import --sysfs --measure`: runs the host benchmarks on
+// the machine just imported from sysfs and writes what they measured into
+// it, the costs with "measured on ..." sources and the cpuidle states with
+// whether each polls. Linux only; the machine must be the live host.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "host/cpuidle_states.h"
+#include "host/measured_costs.h"
+#include "topology/machine.h"
+
+namespace wb::host {
+
+struct MeasureOptions {
+    std::int64_t budget_ns = 30'000'000'000;              // all benchmarks together
+    std::function<void(const std::string&)> progress;     // one line per step, may be empty
+};
+
+struct HostMeasurement {
+    HostFigures figures;
+    CpuidleInfo cpuidle;
+    std::vector<std::string> notes;  // what could not be measured, in words
+};
+
+// Runs every benchmark the machine's distances allow. `machine` is the
+// imported host: its CPU i is the i-th online kernel CPU. Throws
+// std::runtime_error when a benchmark cannot run (pinning refused ...).
+HostMeasurement measure_host(const Machine& machine, const MeasureOptions& options);
+
+// Writes the measurement into `machine`: the mapped costs and the enabled
+// idle states (with `polls`). Returns the notes of the measurement and the
+// mapping, one sentence each, and a line per parameter left at its value.
+std::vector<std::string> apply_host_measurement(Machine& machine, const HostMeasurement& measurement);
+
+}  // namespace wb::host
