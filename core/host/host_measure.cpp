@@ -118,9 +118,11 @@ HostMeasurement measure_host(const Machine& machine, const MeasureOptions& optio
     f.date = utc_date();
     const std::vector<int> ids = kernel_cpus(machine);
     f.cpu = ids.front();
-    auto say = [&](const std::string& s) {
+    auto say = [&](const std::string& line) {
+        if (options.cancelled && options.cancelled())
+            throw MeasureCancelled();
         if (options.progress)
-            options.progress(s);
+            options.progress(line);
     };
 
     // Shares of the budget: the blocking round trips vary more than the

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,13 @@ namespace wb::host {
 struct MeasureOptions {
     std::int64_t budget_ns = 30'000'000'000;              // all benchmarks together
     std::function<void(const std::string&)> progress;     // one line per step, may be empty
+    // Asked between steps; true stops the measurement (measure_host throws
+    // MeasureCancelled). May be empty.
+    std::function<bool()> cancelled;
+};
+
+struct MeasureCancelled : std::runtime_error {
+    MeasureCancelled() : std::runtime_error("the measurement was cancelled") {}
 };
 
 struct HostMeasurement {
