@@ -80,7 +80,7 @@ CostMapping map_host_figures(const HostFigures& f, const CostModel& current, con
     // syscall: directly.
     const double sc = f.null_syscall_ns;
     m.set(Cost::syscall, sc, "null syscall",
-          "syscall(SYS_getppid) in a loop" + on_cpu + ", median batch " + ns(sc) + " a call; directly syscall");
+          "syscall(SYS_getppid) in a loop" + on_cpu + ", 10th-percentile batch " + ns(sc) + " a call; directly syscall");
 
     // pipe_transfer: the engine charges a call's entry and exit as syscall
     // and its copy and bookkeeping as pipe_transfer, so a write plus a read
