@@ -479,11 +479,7 @@ bool MainWindow::importAndMeasureHost(qint64 budget_ms)
                     },
                     Qt::QueuedConnection);
             };
-            const host::HostMeasurement m = host::measure_host(r.machine, options);
-            std::erase_if(r.warnings,
-                          [](const std::string& w) { return w.rfind("The costs are the built-in defaults", 0) == 0; });
-            for (const std::string& note : host::apply_host_measurement(r.machine, m))
-                r.warnings.push_back(note);
+            host::measure_imported_host(r, options);
             outcome->imported = std::move(r);
         } catch (const host::MeasureCancelled&) {
             outcome->cancelled = true;

@@ -96,13 +96,7 @@ void measure_into(ImportResult& result, std::int64_t budget_ns)
     host::MeasureOptions options;
     options.budget_ns = budget_ns;
     options.progress = [](const std::string& line) { std::cerr << "measure: " << line << std::endl; };
-    const host::HostMeasurement m = host::measure_host(result.machine, options);
-    // The importer's "costs are the defaults" warning no longer holds; the
-    // notes say which parameters stay at their defaults.
-    std::erase_if(result.warnings,
-                  [](const std::string& w) { return w.rfind("The costs are the built-in defaults", 0) == 0; });
-    for (const std::string& note : host::apply_host_measurement(result.machine, m))
-        result.warnings.push_back(note);
+    host::measure_imported_host(result, options);
 }
 
 int import(const std::vector<std::string>& argv)

@@ -240,4 +240,14 @@ std::vector<std::string> apply_host_measurement(Machine& machine, const HostMeas
     return notes;
 }
 
+void measure_imported_host(ImportResult& imported, const MeasureOptions& options)
+{
+    const HostMeasurement m = measure_host(imported.machine, options);
+    // The text import_detail::finish() adds; it no longer holds.
+    std::erase_if(imported.warnings,
+                  [](const std::string& w) { return w.rfind("The costs are the built-in defaults", 0) == 0; });
+    for (const std::string& note : apply_host_measurement(imported.machine, m))
+        imported.warnings.push_back(note);
+}
+
 }  // namespace wb::host

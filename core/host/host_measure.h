@@ -14,6 +14,7 @@
 
 #include "host/cpuidle_states.h"
 #include "host/measured_costs.h"
+#include "io/machine_import.h"
 #include "topology/machine.h"
 
 namespace wb::host {
@@ -45,5 +46,9 @@ HostMeasurement measure_host(const Machine& machine, const MeasureOptions& optio
 // idle states (with `polls`). Returns the notes of the measurement and the
 // mapping, one sentence each, and a line per parameter left at its value.
 std::vector<std::string> apply_host_measurement(Machine& machine, const HostMeasurement& measurement);
+
+// Both steps on a fresh sysfs import of the live host: the importer's
+// warning that the costs are the defaults is replaced by the notes.
+void measure_imported_host(ImportResult& imported, const MeasureOptions& options);
 
 }  // namespace wb::host
