@@ -12,10 +12,10 @@
 #include <QLabel>
 #include <QLayout>
 #include <QMenu>
+#include <QPointer>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStringList>
-#include <QPointer>
 #include <QThread>
 #include <algorithm>
 #include <exception>
@@ -473,7 +473,8 @@ bool MainWindow::importAndMeasureHost(qint64 budget_ms)
             options.progress = [status](const std::string& line) {
                 // The label lives on the window's thread: post the text there.
                 QMetaObject::invokeMethod(
-                    status, [status, text = QString::fromStdString(line)] {
+                    status,
+                    [status, text = QString::fromStdString(line)] {
                         if (status)
                             status->setText(QObject::tr("measuring this host: %1").arg(text.trimmed()));
                     },

@@ -26,7 +26,7 @@ struct CpuidleState {
 };
 
 struct CpuidleInfo {
-    std::string driver;  // current_driver: "intel_idle", "acpi_idle", "haltpoll", "none", "" if absent
+    std::string driver;                // current_driver: "intel_idle", "acpi_idle", "haltpoll", "none", "" if absent
     std::vector<CpuidleState> states;  // ordered by K, as the kernel lists them (shallowest first)
     std::vector<std::string> notes;    // files missing or unreadable, in words
 };

@@ -94,8 +94,8 @@ std::string fmt_ns(double v)
 std::string fmt(const Sampled& s, double scale = 1)
 {
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%.0f ns (median %.0f ns, %d batches)", s.ns_per_op * scale,
-                  s.median_ns * scale, s.batches);
+    std::snprintf(buf, sizeof buf, "%.0f ns (median %.0f ns, %d batches)", s.ns_per_op * scale, s.median_ns * scale,
+                  s.batches);
     return buf;
 }
 
@@ -165,8 +165,8 @@ HostMeasurement measure_host(const Machine& machine, const MeasureOptions& optio
         p.distance = distance;
         p.cpu_a = f.cpu;
         p.cpu_b = ids[static_cast<std::size_t>(cpu)];
-        const std::string between = cpu0 + " and CPU " + std::to_string(p.cpu_b) + " (" +
-                                    std::string(distance_name(distance)) + ")";
+        const std::string between =
+            cpu0 + " and CPU " + std::to_string(p.cpu_b) + " (" + std::string(distance_name(distance)) + ")";
         say("pipe round trip between " + between + " ...");
         const IpiCounts before = read_ipi_counts();
         s = measure_pipe_round_trip(p.cpu_a, p.cpu_b, PipePeer::Process, 2 * unit);
@@ -235,8 +235,8 @@ std::vector<std::string> apply_host_measurement(Machine& machine, const HostMeas
     if (!kept.empty())
         notes.push_back("not measured, left at the built-in defaults (docs/costs.md says how to measure them): " +
                         kept);
-    machine.source += (machine.source.empty() ? "" : "; ") + std::string("costs measured on ") + m.figures.host +
-                      " " + m.figures.date + " by wakesim topology import --measure (docs/measuring.md)";
+    machine.source += (machine.source.empty() ? "" : "; ") + std::string("costs measured on ") + m.figures.host + " " +
+                      m.figures.date + " by wakesim topology import --measure (docs/measuring.md)";
     return notes;
 }
 

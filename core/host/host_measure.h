@@ -20,8 +20,8 @@
 namespace wb::host {
 
 struct MeasureOptions {
-    std::int64_t budget_ns = 30'000'000'000;              // all benchmarks together
-    std::function<void(const std::string&)> progress;     // one line per step, may be empty
+    std::int64_t budget_ns = 30'000'000'000;           // all benchmarks together
+    std::function<void(const std::string&)> progress;  // one line per step, may be empty
     // Asked between steps; true stops the measurement (measure_host throws
     // MeasureCancelled). May be empty.
     std::function<bool()> cancelled;

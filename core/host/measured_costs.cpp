@@ -54,11 +54,16 @@ std::string cpu_name(int cpu)
 std::string_view distance_name(Distance d)
 {
     switch (d) {
-    case Distance::Smt: return "SMT sibling";
-    case Distance::Cluster: return "same cluster";
-    case Distance::Llc: return "same LLC";
-    case Distance::OtherLlc: return "other LLC";
-    case Distance::OtherNode: return "other node";
+    case Distance::Smt:
+        return "SMT sibling";
+    case Distance::Cluster:
+        return "same cluster";
+    case Distance::Llc:
+        return "same LLC";
+    case Distance::OtherLlc:
+        return "other LLC";
+    case Distance::OtherNode:
+        return "other node";
     }
     return "?";
 }
@@ -79,8 +84,9 @@ CostMapping map_host_figures(const HostFigures& f, const CostModel& current, con
 
     // syscall: directly.
     const double sc = f.null_syscall_ns;
-    m.set(Cost::syscall, sc, "null syscall",
-          "syscall(SYS_getppid) in a loop" + on_cpu + ", 10th-percentile batch " + ns(sc) + " a call; directly syscall");
+    m.set(
+        Cost::syscall, sc, "null syscall",
+        "syscall(SYS_getppid) in a loop" + on_cpu + ", 10th-percentile batch " + ns(sc) + " a call; directly syscall");
 
     // pipe_transfer: the engine charges a call's entry and exit as syscall
     // and its copy and bookkeeping as pipe_transfer, so a write plus a read
@@ -137,8 +143,8 @@ CostMapping map_host_figures(const HostFigures& f, const CostModel& current, con
         m.note("wakeup_ipi and remote_rq_access not measured: no two CPUs of one node that are not SMT siblings");
         return m.out;
     }
-    const std::string pair = cpu_name(p->cpu_a) + " and " + cpu_name(p->cpu_b) + " (" +
-                             std::string(distance_name(p->distance)) + ")";
+    const std::string pair =
+        cpu_name(p->cpu_a) + " and " + cpu_name(p->cpu_b) + " (" + std::string(distance_name(p->distance)) + ")";
 
     // remote_rq_access: two line transfers, i.e. one line round trip.
     m.set(Cost::remote_rq_access, p->line_round_trip_ns, "cache-line ping-pong",
@@ -169,8 +175,8 @@ CostMapping map_host_figures(const HostFigures& f, const CostModel& current, con
                                  : num(p->ipis_per_round_trip) + " RES+CAL interrupts a round trip";
     if (ipi > 0)
         m.set(Cost::wakeup_ipi, ipi, "cross-CPU pipe",
-              "processes on " + pair + ", round trip " + ns(p->pipe_round_trip_ns) + " (" + ipis +
-                  "), handoff " + ns(cross) +
+              "processes on " + pair + ", round trip " + ns(p->pipe_round_trip_ns) + " (" + ipis + "), handoff " +
+                  ns(cross) +
                   "; split from a sum: handoff - context_switch - 2 x pipe_transfer - syscall - wakeup_local" +
                   (exit_name.empty() ? std::string(" (no idle state: no exit latency)")
                                      : " - exit latency of " + exit_name + " (" + ns(exit) + ")"));

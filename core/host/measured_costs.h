@@ -27,21 +27,21 @@ std::string_view distance_name(Distance d);  // "SMT sibling", "same cluster", .
 // The benchmarks between two CPUs of one distance.
 struct PairFigures {
     Distance distance = Distance::Llc;
-    int cpu_a = 0, cpu_b = 0;              // kernel CPU numbers
-    double pipe_round_trip_ns = 0;         // one side on each CPU
-    double line_round_trip_ns = 0;         // one cache line there and back
-    double ipis_per_round_trip = -1;       // RES + CAL on both CPUs per round trip; < 0: not counted
+    int cpu_a = 0, cpu_b = 0;         // kernel CPU numbers
+    double pipe_round_trip_ns = 0;    // one side on each CPU
+    double line_round_trip_ns = 0;    // one cache line there and back
+    double ipis_per_round_trip = -1;  // RES + CAL on both CPUs per round trip; < 0: not counted
 };
 
 struct HostFigures {
-    std::string host;  // gethostname()
-    std::string date;  // YYYY-MM-DD, UTC
-    int cpu = 0;       // kernel CPU of the single-CPU benchmarks
-    double null_syscall_ns = 0;                // one syscall(SYS_getppid)
-    double pipe_write_read_ns = 0;             // one non-blocking write plus one read, one thread
-    double pinned_process_round_trip_ns = 0;   // both processes on `cpu`
-    double pinned_thread_round_trip_ns = 0;    // both threads on `cpu`
-    std::vector<PairFigures> pairs;            // closest first
+    std::string host;                         // gethostname()
+    std::string date;                         // YYYY-MM-DD, UTC
+    int cpu = 0;                              // kernel CPU of the single-CPU benchmarks
+    double null_syscall_ns = 0;               // one syscall(SYS_getppid)
+    double pipe_write_read_ns = 0;            // one non-blocking write plus one read, one thread
+    double pinned_process_round_trip_ns = 0;  // both processes on `cpu`
+    double pinned_thread_round_trip_ns = 0;   // both threads on `cpu`
+    std::vector<PairFigures> pairs;           // closest first
 };
 
 struct MeasuredCost {

@@ -16,9 +16,9 @@
 namespace wb::host {
 
 struct Sampled {
-    double ns_per_op = 0;      // the 10th-percentile batch's time per operation
-    double median_ns = 0;      // the median batch's, to show how much interference there was
-    std::uint64_t ops = 0;     // operations run over all batches, warm-up included
+    double ns_per_op = 0;   // the 10th-percentile batch's time per operation
+    double median_ns = 0;   // the median batch's, to show how much interference there was
+    std::uint64_t ops = 0;  // operations run over all batches, warm-up included
     int batches = 0;
 };
 

@@ -29,7 +29,6 @@
 #include "io/scenario_json.h"
 #include "io/topology_library.h"
 #include "main_window.h"
-#include "topology/machine.h"
 #include "sim/sim_session.h"
 #include "topology/machine.h"
 #include "topology/sched_domains.h"
@@ -101,12 +100,11 @@ private slots:
         QVERIFY(window_->importAndMeasureHost(1000));
         QVERIFY(window_->isMeasuringHost());
         QVERIFY(!window_->importAndMeasureHost(1000));  // one at a time
-        QCOMPARE(window_->machine().nr_cpus(), 8);     // still teaching-8 while it measures
+        QCOMPARE(window_->machine().nr_cpus(), 8);      // still teaching-8 while it measures
         QTRY_VERIFY_WITH_TIMEOUT(!window_->isMeasuringHost(), 60000);
         QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join(QLatin1Char('\n'))));
         const CostValue& cs = window_->machine().costs.at(Cost::context_switch);
-        QVERIFY2(QString::fromStdString(cs.source).startsWith(QStringLiteral("measured on ")),
-                 cs.source.c_str());
+        QVERIFY2(QString::fromStdString(cs.source).startsWith(QStringLiteral("measured on ")), cs.source.c_str());
         QVERIFY(cs.value > 100 && cs.value < 100000);
     }
 

@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 TEST(CpuidlePolls, PollAndMwaitPollOthersDoNot)
 {
     EXPECT_TRUE(idle_state_polls("POLL", "CPUIDLE CORE POLL IDLE"));
-    EXPECT_TRUE(idle_state_polls("C1", "MWAIT 0x00"));          // intel_idle
+    EXPECT_TRUE(idle_state_polls("C1", "MWAIT 0x00"));           // intel_idle
     EXPECT_TRUE(idle_state_polls("C2", "ACPI FFH MWAIT 0x10"));  // acpi_idle, FFH
     EXPECT_FALSE(idle_state_polls("C1", "ACPI HLT"));
     EXPECT_FALSE(idle_state_polls("C2", "ACPI IOPORT 0x414"));
@@ -27,8 +27,9 @@ TEST(CpuidlePolls, PollAndMwaitPollOthersDoNot)
 }
 
 struct Tree {
-    fs::path root = fs::temp_directory_path() / ("wb-cpuidle-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::path root =
+        fs::temp_directory_path() / ("wb-cpuidle-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     Tree() { fs::remove_all(root); }
     ~Tree() { fs::remove_all(root); }
     void write(const std::string& rel, const std::string& text)

@@ -16,9 +16,9 @@ HostFigures figures()
     f.date = "2026-12-02";
     f.cpu = 0;
     f.null_syscall_ns = 100;
-    f.pipe_write_read_ns = 700;              // 2 x (100 + 250)
-    f.pinned_process_round_trip_ns = 4000;   // handoff 2000
-    f.pinned_thread_round_trip_ns = 3600;    // 200 a switch less
+    f.pipe_write_read_ns = 700;             // 2 x (100 + 250)
+    f.pinned_process_round_trip_ns = 4000;  // handoff 2000
+    f.pinned_thread_round_trip_ns = 3600;   // 200 a switch less
     PairFigures p;
     p.distance = Distance::Llc;
     p.cpu_a = 0;
@@ -64,9 +64,8 @@ TEST(MeasuredCosts, TheFivePartsAddUpToTheMeasuredHandoff)
     HostFigures f = figures();
     f.pinned_process_round_trip_ns = 5123;
     const CostMapping m = map_host_figures(f, CostModel{}, {});
-    const double sum = 2 * value(m, Cost::syscall) + 2 * value(m, Cost::pipe_transfer) +
-                       value(m, Cost::wakeup_local) + value(m, Cost::context_switch) +
-                       value(m, Cost::address_space_switch);
+    const double sum = 2 * value(m, Cost::syscall) + 2 * value(m, Cost::pipe_transfer) + value(m, Cost::wakeup_local) +
+                       value(m, Cost::context_switch) + value(m, Cost::address_space_switch);
     EXPECT_NEAR(sum, 5123 / 2.0, 0.5);
 }
 
