@@ -25,8 +25,10 @@
 // the kernel's do. SchedEntity::weight itself stays unscaled (nice 0 = 1024).
 // PELT timestamps (SchedAvg::last_update_time) run one PELT period
 // (1024 x 1024 ns) ahead of simulated time, so that 0 keeps meaning "not
-// attached to a runqueue" at the start of a run: compare them with the
-// runqueue's last_update_time, not with SchedState::now.
+// attached to a runqueue" at the start of a run, and a CPU below full
+// capacity keeps a PELT clock of its own (Rq::pelt_clock, slower while busy):
+// compare them with the runqueue's last_update_time, not with
+// SchedState::now.
 #pragma once
 
 #include <cstdint>
@@ -204,9 +206,11 @@ void post_init_entity_util_avg(SchedState& s, TaskId p);
 // reading cpu_load() of a CPU that has not been touched for a while.
 void update_cfs_rq_load_avg(SchedState& s, CpuId cpu);
 
-// The `scale` PELT uses on cpu: capacity x speed / 1024, at most 1.
-// make_sched_state() keeps it in Rq::pelt_scale, which PELT reads.
-double pelt_scale(const SchedState& s, CpuId cpu);
+// The rate of cpu's PELT clock while busy, arch_scale_cpu_capacity() x
+// arch_scale_freq_capacity() >> 10: the CPU's capacity, as the model has no
+// DVFS (docs/model.md, "speed"). make_sched_state() keeps it in
+// Rq::pelt_clock.
+unsigned int pelt_capacity(const SchedState& s, CpuId cpu);
 
 // util_est at the end of an activation (§10.5), on the task's averages:
 // jumps up to util_avg at once; otherwise moves a quarter of the way down,

@@ -182,14 +182,18 @@ void renew_deadline(SchedState& s, CpuId cpu, SchedEntity& se);
     return charge_curr_se(s, cpu, cfs, se_of(s, cfs.curr));
 }
 
-// PELT time runs one period ahead of simulated time: a last_update_time of
-// 0 means "not attached to a runqueue" (new or migrated), and a run starts
-// at time 0.
-inline constexpr std::uint64_t kPeltClockOffset = std::uint64_t{kPeltPeriodUs} << 10;
-
+// clock_task in PELT's terms: simulated time, one period ahead
+// (kPeltClockOffset, pelt.h).
 inline std::uint64_t pelt_now(const SchedState& s)
 {
     return static_cast<std::uint64_t>(s.now.ns()) + kPeltClockOffset;
+}
+
+// rq_clock_pelt() of rq at now, the time its PELT signals and its tasks'
+// are updated to (pelt.h). On a CPU at full capacity it is pelt_now().
+[[gnu::always_inline]] inline std::uint64_t rq_clock_pelt(const SchedState& s, Rq& rq)
+{
+    return rq_clock_pelt(rq.pelt_clock, pelt_now(s), rq.curr == kNoTask, rq.cfs.avg.util_sum);
 }
 
 // Defined in eevdf_pelt.cpp: update_load_avg()'s rare actions.
@@ -223,15 +227,14 @@ struct EntityPeltState {
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
     SchedEntity& se = se_of(s, id);
-    const std::uint64_t now = pelt_now(s);
+    const std::uint64_t now = rq_clock_pelt(s, rq);
 
     if (se.avg.last_update_time) {
-        const bool changed = update_sched_avg(se.avg, now, state.load, state.runnable, state.running, rq.pelt_scale);
+        const bool changed = update_sched_avg(se.avg, now, state.load, state.runnable, state.running);
         if (changed && s.feats(Feat::UTIL_EST))
             se.util_avg_unchanged = false;
     }
-    update_sched_avg(cfs.avg, now, static_cast<unsigned long>(cfs.load_weight), cfs.h_nr_runnable, cfs_running,
-                     rq.pelt_scale);
+    update_sched_avg(cfs.avg, now, static_cast<unsigned long>(cfs.load_weight), cfs.h_nr_runnable, cfs_running);
 
     if (!se.avg.last_update_time && (flags & DO_ATTACH))
         attach_entity_load_avg(cfs, se);

@@ -63,10 +63,14 @@ void remove_entity_load_avg(SchedState& s, CpuId cpu, TaskId id)
     clamp_sums(cfs.avg);
 
     // ATTACH_AGE_LOAD: the task arrives with its sleep accounted for
-    // (migrate_se_pelt_lag; exact here, the clocks being one). Without it
-    // the task attaches with the averages of its last update.
+    // (migrate_se_pelt_lag()), aged on the old runqueue's PELT clock as of
+    // now; attach_entity_load_avg() then moves it onto the new one's. The
+    // kernel estimates that clock from the time the old CPU went idle and
+    // skips the aging when it is busy (its last update is recent then); the
+    // model knows the clock exactly. Without the feature the task attaches
+    // with the averages of its last update.
     if (s.feats(Feat::ATTACH_AGE_LOAD)) {
-        update_sched_avg(synced, pelt_now(s), 0, 0, 0);
+        update_sched_avg(synced, rq_clock_pelt(s, s.rq(cpu)), 0, 0, 0);
         se.avg = synced;
     }
 }
@@ -211,16 +215,25 @@ void post_init_entity_util_avg(SchedState& s, TaskId pid)
 void update_cfs_rq_load_avg(SchedState& s, CpuId cpu)
 {
     Rq& rq = s.rq(cpu);
-    update_sched_avg(rq.cfs.avg, pelt_now(s), static_cast<unsigned long>(rq.cfs.load_weight), rq.cfs.h_nr_runnable,
-                     rq.cfs.curr != kNoTask ? 1 : 0, rq.pelt_scale);
+    update_sched_avg(rq.cfs.avg, rq_clock_pelt(s, rq), static_cast<unsigned long>(rq.cfs.load_weight),
+                     rq.cfs.h_nr_runnable, rq.cfs.curr != kNoTask ? 1 : 0);
 }
 
-double pelt_scale(const SchedState& s, CpuId cpu)
+unsigned int pelt_capacity(const SchedState& s, CpuId cpu)
 {
     if (!s.machine || cpu < 0 || cpu >= s.machine->nr_cpus())
-        return 1.0;
-    const CpuTopo& c = s.machine->cpus[static_cast<std::size_t>(cpu)];
-    return std::clamp(static_cast<double>(c.capacity) * c.speed / 1024.0, 0.0, 1.0);
+        return kSchedCapacityScale;
+    // arch_scale_cpu_capacity(): what the firmware declares (capacity-dmips-mhz
+    // x the top clock on arm64, CPPC highest_perf), CpuTopo::capacity.
+    const auto cpu_capacity =
+        static_cast<unsigned int>(std::clamp(s.machine->cpus[static_cast<std::size_t>(cpu)].capacity, 1, 1024));
+    // arch_scale_freq_capacity(): the current clock over the top one, from
+    // the AMU or APERF/MPERF cycle counters. Every CPU here keeps one clock,
+    // its top one, so this is SCHED_CAPACITY_SCALE. CpuTopo::speed is not
+    // it: speed is clock x IPC, and the counters see only the clock
+    // (docs/model.md).
+    const unsigned int freq_capacity = kSchedCapacityScale;
+    return cpu_capacity * freq_capacity >> kPeltCapacityShift;
 }
 
 void util_est_update(SchedAvg& task_avg)

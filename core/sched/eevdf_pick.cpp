@@ -140,9 +140,10 @@ inline bool pelt_unit_not_reached(const SchedAvg& sa, std::uint64_t now)
 // general case's PELT update then changes nothing and, with RUN_TO_PARITY,
 // protection runs to the deadline. Tests before it writes; false if it
 // did not apply. Inline in both callers, which save no registers for it.
-[[gnu::always_inline]] inline bool set_next_lone_entity(SchedState& s, CfsRq& cfs, SchedEntity& se, TaskId next)
+[[gnu::always_inline]] inline bool set_next_lone_entity(SchedState& s, Rq& rq, SchedEntity& se, TaskId next)
 {
-    const std::uint64_t now = pelt_now(s);
+    CfsRq& cfs = rq.cfs;
+    const std::uint64_t now = rq_clock_pelt(s, rq);
     if (!pelt_unit_not_reached(se.avg, now) || !pelt_unit_not_reached(cfs.avg, now) || !s.feats(Feat::RUN_TO_PARITY))
         return false;
     clear_buddies(cfs, next);
@@ -158,9 +159,10 @@ inline bool pelt_unit_not_reached(const SchedAvg& sa, std::uint64_t now)
 // Returns next, so that a caller can end with a tail call to it.
 TaskId set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
 {
-    CfsRq& cfs = s.rq(cpu).cfs;
+    Rq& rq = s.rq(cpu);
+    CfsRq& cfs = rq.cfs;
     SchedEntity& se = se_of(s, next);
-    if (se.on_rq && cfs.queue.size() == 1 && cfs.queue.back() == next && set_next_lone_entity(s, cfs, se, next))
+    if (se.on_rq && cfs.queue.size() == 1 && cfs.queue.back() == next && set_next_lone_entity(s, rq, se, next))
         return next;
     return set_next_task_fair_general(s, cpu, next);
 }
@@ -306,6 +308,10 @@ namespace {
 {
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
+    // __schedule()'s update_rq_clock(): the PELT clock is brought to now
+    // under what ran until now (a task, or the idle task), before rq.curr
+    // changes below; every later read in this pick is at the same instant.
+    rq_clock_pelt(s, rq);
 
     // Nothing queued (a CPU whose last task just went to sleep): prev, if
     // any, is off the queue, as a queued curr counts in h_nr_queued, so
@@ -330,7 +336,7 @@ namespace {
             p.state = TaskState::Running;
             rq.curr = only;
             // Queued with no curr, it is the tree's only entity.
-            if (set_next_lone_entity(s, cfs, p.se, only))
+            if (set_next_lone_entity(s, rq, p.se, only))
                 return only;
             return set_next_task_fair_general(s, cpu, only);
         }

@@ -4,14 +4,12 @@
 // the tables of kernel/sched/sched-pelt.h), so that ties in wake_affine_weight
 // come out as the kernel's do.
 //
-// One deliberate difference: invariance. The kernel runs PELT on clock_pelt,
-// a clock slowed down by capacity x frequency while the CPU is busy and
-// resynchronised when it idles. We instead scale the running contribution to
-// util_sum (what kernels before v5.0 did). Both give util = capacity x duty
-// cycle for a task that leaves idle time, which is what placement reads; they
-// differ for an always-running task on a small CPU, whose util saturates at
-// 1024 with clock_pelt and at the CPU's capacity here (§10.5 of the reference
-// describes the latter).
+// Invariance as in the kernel: the sums accrue in the runqueue's PELT
+// clock, which a CPU below full capacity slows while busy and resyncs to
+// clock_task when it idles (advance_clock_pelt() below, PeltClock in
+// pelt.h). An always-running task therefore reaches util 1024 on any CPU,
+// and a task that leaves idle time capacity x duty cycle, in load and
+// runnable as well as util.
 #include "sched/pelt.h"
 
 #include <algorithm>
@@ -46,8 +44,7 @@ std::uint32_t accumulate_pelt_segments(std::uint64_t periods, std::uint32_t d1, 
 
 // accumulate_sum(): `delta` is in 1024-ns units. Returns the number of
 // period boundaries crossed.
-std::uint64_t accumulate_sum(std::uint64_t delta, SchedAvg& sa, unsigned long load, unsigned long runnable, int running,
-                             double scale)
+std::uint64_t accumulate_sum(std::uint64_t delta, SchedAvg& sa, unsigned long load, unsigned long runnable, int running)
 {
     auto contrib = static_cast<std::uint32_t>(delta);  // no boundary crossed: all of delta is new
     delta += sa.period_contrib;
@@ -65,7 +62,7 @@ std::uint64_t accumulate_sum(std::uint64_t delta, SchedAvg& sa, unsigned long lo
     }
     sa.period_contrib = static_cast<std::uint32_t>(delta);
 
-    accrue_pelt_sums(sa, contrib, load, runnable, running, scale);
+    accrue_pelt_sums(sa, contrib, load, runnable, running);
     return periods;
 }
 
@@ -87,7 +84,7 @@ std::uint64_t decay_load(std::uint64_t value, std::uint64_t periods)
 }
 
 [[gnu::hot]] bool update_sched_avg_delta(SchedAvg& sa, std::uint64_t delta, unsigned long load, unsigned long runnable,
-                                         int running, double scale)
+                                         int running)
 {
     sa.last_update_time += delta << 10;
 
@@ -96,7 +93,7 @@ std::uint64_t decay_load(std::uint64_t value, std::uint64_t periods)
     if (!load)
         runnable = running = 0;
 
-    if (!accumulate_sum(delta, sa, load, runnable, running, scale))
+    if (!accumulate_sum(delta, sa, load, runnable, running))
         return false;
 
     // The maximum a sum can hold depends on how far into the current period
@@ -106,6 +103,30 @@ std::uint64_t decay_load(std::uint64_t value, std::uint64_t periods)
     sa.runnable_avg = static_cast<unsigned long>(sa.runnable_sum / divider);
     sa.util_avg = sa.util_sum / divider;
     return true;
+}
+
+std::uint64_t advance_clock_pelt(PeltClock& c, std::uint64_t clock_task, bool idle, std::uint32_t util_sum)
+{
+    // Nothing has run since the last read (or time went backwards): the
+    // clock stays. This is also what keeps a same-instant newidle pull from
+    // jumping the clock.
+    if (clock_task <= c.stamp)
+        return c.clock_pelt - c.lost_idle_time;
+    if (idle) {
+        // The idle task took over at c.stamp (update_idle_rq_clock_pelt()):
+        // a runqueue at its util ceiling had no idle time to give back, so
+        // the jump is kept as lost idle time and rq_clock_pelt() goes on from
+        // where it was. After the first jump the gap is 0, so later reads
+        // while idle add nothing to lost_idle_time.
+        if (util_sum >= kPeltFullUtilSum)
+            c.lost_idle_time += c.stamp - c.clock_pelt;
+        c.clock_pelt = clock_task;
+    } else {
+        // cap_scale(delta, capacity): the work done at full capacity in delta.
+        c.clock_pelt += (clock_task - c.stamp) * c.capacity >> kPeltCapacityShift;
+    }
+    c.stamp = clock_task;
+    return c.clock_pelt - c.lost_idle_time;
 }
 
 }  // namespace wb

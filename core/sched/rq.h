@@ -19,10 +19,10 @@ struct Rq {
 
     long cpu_capacity = 1024;       // capacity_of()
     long cpu_capacity_orig = 1024;  // arch_scale_cpu_capacity()
-    // pelt_scale() of this CPU, fixed for a run: PELT reads it at every
-    // update, where working it out from the machine cost more than the
-    // update itself.
-    double pelt_scale = 1.0;
+    // clock_pelt, lost_idle_time and the capacity that drives them
+    // (pelt.h): every PELT update of this runqueue and its tasks reads
+    // rq_clock_pelt() from here.
+    PeltClock pelt_clock;
 
     // Idle bookkeeping.
     int idle_state = -1;              // index into Machine::idle_states while idle; -1 busy or not yet in a state

@@ -64,7 +64,7 @@ SchedState make_sched_state(const Machine& machine, const SchedDomains& domains,
         rq.cpu = c.cpu;
         rq.cpu_capacity = c.capacity;
         rq.cpu_capacity_orig = c.capacity;
-        rq.pelt_scale = pelt_scale(s, c.cpu);
+        rq.pelt_clock.capacity = pelt_capacity(s, c.cpu);
         rq.avg_idle = 2 * s.tunables.migration_cost;
         rq.max_idle_balance_cost = s.tunables.migration_cost;
     }
