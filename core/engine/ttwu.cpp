@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/cost_time.h"
+#include "engine/idle_wake.h"
 #include "engine/simulator.h"
 #include "sched/eevdf.h"
 #include "sched/fair_select.h"
