@@ -98,6 +98,9 @@ Simulator::Simulator(Machine machine, std::unique_ptr<Workload> workload, SimOpt
         });
     metrics_.cpu_times.resize(cpu_.size());
     idle_cpus_ = machine_.nr_cpus();
+    select_step_ns_ = cost_time(machine_, Cost::select_step).ns();
+    select_cpu_ns_ = cost_time(machine_, Cost::select_cpu_examined).ns();
+    switch_to_idle_ = cost_time(machine_, Cost::switch_to_idle);
     const double hz = machine_.costs[Cost::hz];
     tick_period_ = Time::ns(static_cast<std::int64_t>(1e9 / (hz > 0 ? hz : 250)));
     for (std::size_t i = 0; i < cpu_.size(); ++i) {
@@ -623,6 +626,13 @@ void Simulator::io_schedule(CpuId cpu, Task& p)
         }
         if (next == kNoTask) {
             go_idle(cpu);
+            // The switch into idle, and any newly-idle balance before it,
+            // run with prev still on_cpu and interrupts off.
+            if (prev != kNoTask) {
+                const Time done = s_.now + switch_to_idle_ + balance_cost;
+                cpu_[static_cast<std::size_t>(cpu)].switch_out_end = done;
+                task_[static_cast<std::size_t>(prev)].on_cpu_until = done;
+            }
             return;
         }
     }

@@ -143,6 +143,10 @@ private:
         std::int64_t picked_for_ns = -1;
         int picked_state = -1;
         int nr_iowait = 0;  // rq->nr_iowait: tasks that slept here in io_schedule() and are still asleep
+        // When the switch into the idle task that began at the last idle
+        // entry from a task reaches finish_task_switch(): until then the CPU
+        // takes no wakeup IPI (interrupts are off in __schedule()).
+        Time switch_out_end;
     };
 
     // What a task is doing beyond its sched entity.
@@ -155,6 +159,9 @@ private:
         Time runnable_since;  // for run delay
         CpuId last_ran = kNoCpu;
         unsigned int pending_flags = 0;  // wake flags of a wakeup waiting on a wake list
+        // p->on_cpu after a block: the task stays on its CPU's switch into
+        // idle until then (CpuExec::switch_out_end of that switch).
+        Time on_cpu_until;
         // Who says what the task does next: the OS noise for its kworkers,
         // else the workload as given. Found at the task's first step (see
         // workload_step()).
@@ -218,6 +225,12 @@ private:
 
     // core.c: wakeups.
     void ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags);
+    bool ttwu_on_cpu(const WakerContext& waker, TaskId p, unsigned int wake_flags, std::optional<DecisionRecord>& rec);
+    Time after_switch_out(CpuId cpu, Time sent, Time delay) const;
+    Time landing_in_switch(CpuId cpu, Time at, Time done) const;
+    CpuId select_in_window(const WakerContext& waker, TaskId p, CpuId prev, unsigned int* wake_flags,
+                           DecisionRecord* rec, WakePath* path);
+    Time selection_end() const;
     void ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, bool on_target);
     void activate_woken(CpuId cpu, TaskId p, unsigned int wake_flags);
     void charge_waker(CpuId cpu, Time cost);
@@ -253,6 +266,20 @@ private:
     RunMetrics metrics_;
     RecordSink sink_;
     std::uint64_t wakeup_seq_ = 0;
+    // Selections still in their window (docs/model.md, Concurrent wakeups):
+    // what a selection chose becomes visible to other CPUs' selections only
+    // at its end. The one ending last, and any others still open when it
+    // began; nothing else keeps them, and no event ends them.
+    struct OpenSelection {
+        Time end;
+        TaskId p = kNoTask;
+        CpuId waker = kNoCpu;
+    };
+    OpenSelection last_select_;
+    std::vector<OpenSelection> open_selects_;
+    std::int64_t select_step_ns_ = 0;  // Cost::select_step
+    std::int64_t select_cpu_ns_ = 0;   // Cost::select_cpu_examined
+    Time switch_to_idle_;              // Cost::switch_to_idle
     CpuId current_cpu_ = kNoCpu;  // the CPU whose task is in next_step(): the waker for wake_up()
     bool in_irq_ = false;         // wake_up() runs from an interrupt on current_cpu_
     bool checking_ = false;       // check invariants after events (debug builds, SimOptions::check)

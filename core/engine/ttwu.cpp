@@ -3,8 +3,12 @@
 // Wakeups, as kernel/sched/core.c does them (reference §1.2-1.5):
 // try_to_wake_up() asks the fair class for a CPU, then either queues the
 // task on the target's wake list and sends an IPI, or activates it directly
-// under the target's runqueue lock. The target reads as busy from the moment
-// it is chosen (ttwu_pending), as in the kernel.
+// under the target's runqueue lock. The target reads as busy once the
+// wakeup is queued there (ttwu_pending, or the enqueue), as in the kernel;
+// another CPU's selection that overlaps the choosing in time does not see it
+// (select_in_window()). A wakee still switching out on its CPU is queued
+// there without a selection (ttwu_on_cpu()).
+#include <algorithm>
 #include <cassert>
 #include <optional>
 
@@ -80,10 +84,24 @@ namespace wb {
         return;
     }
 
+    // p->on_cpu: p blocked and its CPU is still switching out of it.
+    if (s_.now < t.on_cpu_until) [[unlikely]] {
+        if (ttwu_on_cpu(waker, p, wake_flags, rec))
+            return;
+    }
+
     // A task that never ran has no prev; it wakes where it was created.
     const CpuId prev = pt.wake_cpu != kNoCpu ? pt.wake_cpu : pt.cpu != kNoCpu ? pt.cpu : this_cpu;
     WakePath path = WakePath::TargetFallback;
-    const CpuId cpu = select_task_rq(s_, waker, p, prev, &wake_flags, rec ? &*rec : nullptr, &path);
+    CpuId cpu;
+    if (s_.now < last_select_.end) [[unlikely]] {
+        cpu = select_in_window(waker, p, prev, &wake_flags, rec ? &*rec : nullptr, &path);
+    } else {
+        // Nothing overlaps: decide as at one instant, and open the window.
+        s_.cpus_examined = 0;
+        cpu = select_task_rq(s_, waker, p, prev, &wake_flags, rec ? &*rec : nullptr, &path);
+        last_select_ = {selection_end(), p, this_cpu};
+    }
     if (pt.cpu != kNoCpu && cpu != pt.cpu) {
         wake_flags |= WF_MIGRATED;
         if (pt.in_iowait) [[unlikely]]
@@ -92,6 +110,127 @@ namespace wb {
     set_task_cpu(s_, p, cpu);
     finish_decision(path, this_cpu, wake_cpu, cpu, rec);
     ttwu_queue(waker, p, cpu, wake_flags);
+}
+
+// The selection just made ends this long after it began: its own path and
+// one remote runqueue read per CPU its searches tested. The waker already
+// pays it inside wakeup_local; here it only sets when the choice shows.
+[[gnu::hot, gnu::always_inline]] inline Time Simulator::selection_end() const
+{
+    return s_.now + Time::ns(select_step_ns_ + select_cpu_ns_ * s_.cpus_examined);
+}
+
+// A selection that begins while other CPUs' selections are still open: in
+// the kernel it reads their targets before those wakeups are queued, so
+// their ttwu_pending or enqueue is hidden from it while it decides. A
+// selection of this same CPU is not hidden: one CPU's wakeups follow each
+// other. What is hidden is what the idle tests read (ttwu_pending,
+// nr_running); loads and utilisation stay as they are.
+[[gnu::noinline]] CpuId Simulator::select_in_window(const WakerContext& waker, TaskId p, CpuId prev,
+                                                    unsigned int* wake_flags, DecisionRecord* rec, WakePath* path)
+{
+    struct Hidden {
+        Rq* rq;
+        bool pending;
+    };
+    std::vector<Hidden> hidden;
+    std::vector<OpenSelection> open;
+    open.reserve(open_selects_.size() + 2);
+    for (const OpenSelection& o : open_selects_)
+        if (o.end > s_.now)
+            open.push_back(o);
+    open.push_back(last_select_);
+    for (const OpenSelection& o : open) {
+        if (o.waker == waker.cpu || o.p == kNoTask)
+            continue;
+        const Task& q = s_.task(o.p);
+        Rq& rq = s_.rq(q.cpu);
+        // Only an effect still in place is hidden: the wakee may have run
+        // and blocked again meanwhile.
+        if (q.state == TaskState::Waking && rq.ttwu_pending > 0) {
+            --rq.ttwu_pending;
+            hidden.push_back({&rq, true});
+        } else if (q.state == TaskState::Runnable && q.se.on_rq && rq.curr != o.p && rq.nr_running > 0) {
+            --rq.nr_running;
+            hidden.push_back({&rq, false});
+        }
+    }
+    s_.cpus_examined = 0;
+    const CpuId cpu = select_task_rq(s_, waker, p, prev, wake_flags, rec, path);
+    for (const Hidden& h : hidden)
+        ++(h.pending ? h.rq->ttwu_pending : h.rq->nr_running);
+    ++metrics_.overlapping_selections;
+    if (rec)
+        rec->steps.push_back({"select_task_rq", "overlapping selection",
+                              "began while another CPU's selection was still open: its target not yet marked", cpu});
+    // The one ending last stays in last_select_, the fast path's test.
+    const OpenSelection mine{selection_end(), p, waker.cpu};
+    if (mine.end >= last_select_.end) {
+        open.back() = last_select_;
+        last_select_ = mine;
+    } else {
+        open.push_back(mine);
+        open.erase(open.end() - 2);
+    }
+    open_selects_ = std::move(open);
+    return cpu;
+}
+
+// try_to_wake_up() finds p->on_cpu set: p's CPU is still in __schedule()
+// switching from p into idle. ttwu_queue_cond() decides whether the waker
+// queues p on that CPU's wake list (another LLC, or nothing left on that
+// runqueue), with no select_task_rq(); else the waker spins until p is off
+// the CPU and selects as usual. True if p was queued.
+[[gnu::noinline]] bool Simulator::ttwu_on_cpu(const WakerContext& waker, TaskId p, unsigned int wake_flags,
+                                              std::optional<DecisionRecord>& rec)
+{
+    Task& pt = s_.task(p);
+    const CpuId cpu = pt.cpu;
+    Rq& rq = s_.rq(cpu);
+    const Time switched = task_[static_cast<std::size_t>(p)].on_cpu_until;
+    const bool wakelist = s_.feats(Feat::TTWU_QUEUE) && cpu != waker.cpu && pt.cpus_allowed.test(cpu) &&
+                          (!domains_.cpus_share_cache(waker.cpu, cpu) || rq.nr_running == 0);
+    if (!wakelist) {
+        // smp_cond_load_acquire(&p->on_cpu, !VAL): the waker waits.
+        charge_waker(waker.cpu, switched - s_.now);
+        return false;
+    }
+    if (rec) {
+        rec->target = cpu;
+        rec->steps.push_back({"try_to_wake_up", "p->on_cpu: wake list of task_cpu(p)",
+                              "p still switching out on its CPU; ttwu_queue_cond() true: no select_task_rq()", cpu});
+    }
+    ++metrics_.on_cpu_wakeups;
+    finish_decision(WakePath::NotSelected, waker.cpu, pt.wake_cpu, cpu, rec);
+    ++rq.ttwu_pending;
+    pt.state = TaskState::Waking;
+    task_[static_cast<std::size_t>(p)].pending_flags = wake_flags;
+    // The CPU is the idle task's already (go_idle()); its state is picked.
+    const IdleWake wake = idle_wake(cpu);
+    metrics_.ipis += wake.ipi;
+    const Time leaves = cpu_[static_cast<std::size_t>(waker.cpu)].overhead_left;
+    events_.push({after_switch_out(cpu, s_.now + leaves, wake.delay), 0, kWakeupArrive, cpu, 0, p});
+    return true;
+}
+
+// A wake-list signal sent at `sent` that takes `delay` (its flight, an IPI
+// or a polled flag, and the idle exit: idle_wake()) lands at sent + delay,
+// unless the CPU is still switching into idle when the flight ends: it is
+// taken when finish_task_switch() turns interrupts on, and the CPU never
+// entered its idle state, so no exit. One comparison when the switch was
+// over before the signal left.
+[[gnu::hot, gnu::always_inline]] inline Time Simulator::after_switch_out(CpuId cpu, Time sent, Time delay) const
+{
+    const Time done = cpu_[static_cast<std::size_t>(cpu)].switch_out_end;
+    if (done <= sent) [[likely]]
+        return sent + delay;
+    return landing_in_switch(cpu, sent + delay, done);
+}
+
+[[gnu::noinline]] Time Simulator::landing_in_switch(CpuId cpu, Time at, Time done) const
+{
+    const Time flight_end = at - idle_exit_latency(cpu);
+    return flight_end < done ? done : at;
 }
 
 void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
@@ -138,7 +277,7 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
         task_[static_cast<std::size_t>(p)].pending_flags = wake_flags;
         metrics_.ipis += wake.ipi;
         const Time leaves = cpu_[static_cast<std::size_t>(waker.cpu)].overhead_left;
-        events_.push({s_.now + leaves + wake.delay, 0, kWakeupArrive, cpu, 0, p});
+        events_.push({after_switch_out(cpu, s_.now + leaves, wake.delay), 0, kWakeupArrive, cpu, 0, p});
         return;
     }
     if (cpu != waker.cpu)

@@ -44,6 +44,11 @@ struct RunMetrics {
     // by where they were written relative to the reader's CPU.
     std::array<std::uint64_t, kDistanceClassCount> bytes_read{};
     std::uint64_t ipis = 0;                  // wake-list and reschedule IPIs sent
+    // Wakeup selections that began while another CPU's was still open
+    // (docs/model.md, Concurrent wakeups), and wakeups queued on a wakee
+    // still switching out on its CPU (p->on_cpu), with no selection.
+    std::uint64_t overlapping_selections = 0;
+    std::uint64_t on_cpu_wakeups = 0;
     std::array<std::uint64_t, static_cast<std::size_t>(WakePath::Count)> wakeups_by_path{};
     std::array<std::uint64_t, kDistanceClassCount> placement_from_waker{};  // chosen CPU vs waker CPU
     std::array<std::uint64_t, kDistanceClassCount> placement_from_prev{};   // chosen CPU vs prev CPU

@@ -32,6 +32,7 @@ inline bool choose_sched_idle_rq(const Rq& rq, const Task& p)
 
 inline bool choose_idle_cpu(const SchedState& s, CpuId cpu, const Task& p)
 {
+    ++s.cpus_examined;
     const Rq& rq = s.rq(cpu);
     return available_idle_cpu(rq) || choose_sched_idle_rq(rq, p);
 }

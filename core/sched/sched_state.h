@@ -49,6 +49,12 @@ struct SchedState {
     // mainline (baseline). Not owned: it outlives the run and is shared,
     // read-only, by every run of a batch.
     const PlacementPolicy* policy = nullptr;
+    // CPUs the wakeup's idle searches have tested (choose_idle_cpu(), and
+    // select_idle_core()'s threads), each a read of another CPU's runqueue
+    // lines: the engine turns the count into the selection's length. Counted
+    // always, since a record exists only when a sink reads it; the engine
+    // resets it before each selection.
+    mutable int cpus_examined = 0;
 
     // jiffies() is read several times per event and is a double division:
     // it keeps the value and the stretch of time [from, from + span) it holds

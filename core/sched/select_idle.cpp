@@ -91,6 +91,7 @@ CpuId select_idle_core(const SchedState& s, TaskId p, CpuId core, CpuMask& cpus,
     for (CpuId cpu : SmtSiblings(s, core)) {
         if (rec)
             rec->scanned.push_back(cpu);
+        ++s.cpus_examined;
         if (!available_idle_cpu(s.rq(cpu))) {
             idle = false;
             if (*idle_cpu == kNoCpu) {
