@@ -137,12 +137,14 @@ MainWindow::~MainWindow()
     // The worker thread and the comparison stop before the views they feed go.
     session_->shutdown();
     comparison_job_->cancel();
+    stopMeasuringHost();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     session_->shutdown();
     comparison_job_->cancel();
+    stopMeasuringHost();
     event->accept();
 }
 
@@ -221,6 +223,7 @@ void MainWindow::buildDocks()
     connect(scenario_panel_, &ScenarioPanel::copyCommandRequested, this, &MainWindow::copyWakesimCommand);
     connect(scenario_panel_, &ScenarioPanel::openMachineFileRequested, this, &MainWindow::openMachineFileDialog);
     connect(scenario_panel_, &ScenarioPanel::importHostRequested, this, [this] { importHostMachine(); });
+    connect(scenario_panel_, &ScenarioPanel::importMeasuredHostRequested, this, [this] { importAndMeasureHost(); });
 
     domains_ = new DomainPanel(this);
     domains_->setObjectName(QStringLiteral("domainPanel"));

@@ -20,6 +20,7 @@
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -37,11 +38,13 @@ class QGridLayout;
 class QLabel;
 class QMenu;
 class QSlider;
+class QThread;
 class QToolBar;
 
 namespace wb {
 
 struct Machine;
+struct ImportResult;
 struct Comparison;
 struct SessionSetup;
 class SchedDomains;
@@ -93,6 +96,12 @@ public:
     // when it cannot: the error handler was told why, the scenario stays.
     bool importHostMachine(const QString& sysfs_root = QStringLiteral("/"));
     QString importedMachinePath() const { return imported_machine_path_; }
+    // The same, with the host benchmarks run on a worker thread first
+    // (docs/measuring.md); the window stays live and the status bar shows
+    // their progress. Loads the measured machine when they are done. False if
+    // a measurement is already running.
+    bool importAndMeasureHost(qint64 budget_ms = 30000);
+    bool isMeasuringHost() const { return measure_thread_ != nullptr; }
 
     bool hasMachine() const;
     const Machine& machine() const;  // only when hasMachine()
@@ -190,9 +199,15 @@ private:
     void updateSpeedLabel();
     void applyPace(qint64 first_wakeups_ns);
     void fail(const QString& title, const QString& message);
+    // Saves an imported machine in the data folder and loads it.
+    bool adoptImportedMachine(const ImportResult& imported);
+    // Asks the host benchmarks to stop at their next step and waits for them.
+    void stopMeasuringHost();
 
     std::unique_ptr<Loaded> loaded_;
     QString imported_machine_path_;
+    QThread* measure_thread_ = nullptr;
+    std::shared_ptr<std::atomic<bool>> measure_cancel_;
     ErrorHandler on_error_;
     SimSession* session_ = nullptr;
     RunKeys* run_keys_ = nullptr;

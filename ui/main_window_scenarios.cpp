@@ -12,9 +12,11 @@
 #include <QLabel>
 #include <QLayout>
 #include <QMenu>
+#include <QPointer>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStringList>
+#include <QThread>
 #include <algorithm>
 #include <exception>
 #include <optional>
@@ -23,6 +25,7 @@
 #include "decision/decision_diagram.h"
 #include "decision/palette.h"
 #include "decision/recent_wakeups.h"
+#include "host/host_measure.h"
 #include "io/input_error.h"
 #include "io/sysfs_import.h"
 #include "io/topology_json.h"
@@ -415,33 +418,105 @@ void MainWindow::openMachineFileDialog()
         loadMachine(path);
 }
 
+bool MainWindow::adoptImportedMachine(const ImportResult& imported)
+{
+    const QString folder =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/machines");
+    if (!QDir().mkpath(folder))
+        throw std::runtime_error("cannot create " + folder.toStdString());
+    const QString path =
+        folder + QLatin1Char('/') + QString::fromStdString(imported.machine.name) + QStringLiteral(".json");
+    save_machine_file(imported.machine, path.toStdString());
+    if (!loadMachine(path))
+        return false;
+    imported_machine_path_ = path;
+    message_status_->setText(imported.warnings.empty()
+                                 ? tr("imported this host as %1").arg(path)
+                                 : tr("imported as %1; %2").arg(path, QString::fromStdString(imported.warnings[0])));
+    return true;
+}
+
 bool MainWindow::importHostMachine(const QString& sysfs_root)
 {
     const QString keep = loaded_ ? tr("Still showing %1.").arg(QString::fromStdString(loaded_->setup.machine_spec))
                                  : tr("No machine is loaded.");
     try {
-        const ImportResult imported = import_sysfs(sysfs_root.toStdString());
-        const QString folder =
-            QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/machines");
-        if (!QDir().mkpath(folder))
-            throw std::runtime_error("cannot create " + folder.toStdString());
-        const QString path =
-            folder + QLatin1Char('/') + QString::fromStdString(imported.machine.name) + QStringLiteral(".json");
-        save_machine_file(imported.machine, path.toStdString());
-        if (!loadMachine(path))
-            return false;
-        imported_machine_path_ = path;
-        message_status_->setText(
-            imported.warnings.empty()
-                ? tr("imported this host as %1").arg(path)
-                : tr("imported as %1; %2").arg(path, QString::fromStdString(imported.warnings[0])));
-        return true;
+        return adoptImportedMachine(import_sysfs(sysfs_root.toStdString()));
     } catch (const std::exception& e) {
         fail(
             tr("Cannot import this host"),
             tr("Could not import the machine from %1. %2\n%3").arg(sysfs_root, keep, QString::fromStdString(e.what())));
         return false;
     }
+}
+
+bool MainWindow::importAndMeasureHost(qint64 budget_ms)
+{
+    if (measure_thread_)
+        return false;
+    // What the worker hands back; read by the window once the thread ended.
+    struct Outcome {
+        std::optional<ImportResult> imported;
+        std::string error;
+        bool cancelled = false;
+    };
+    auto outcome = std::make_shared<Outcome>();
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    measure_cancel_ = cancel;
+    QPointer<QLabel> status = message_status_;
+    measure_thread_ = QThread::create([outcome, cancel, status, budget_ms] {
+        try {
+            ImportResult r = import_sysfs("/");
+            host::MeasureOptions options;
+            options.budget_ns = budget_ms * 1'000'000;
+            options.cancelled = [cancel] { return cancel->load(); };
+            options.progress = [status](const std::string& line) {
+                // The label lives on the window's thread: post the text there.
+                QMetaObject::invokeMethod(
+                    status,
+                    [status, text = QString::fromStdString(line)] {
+                        if (status)
+                            status->setText(QObject::tr("measuring this host: %1").arg(text.trimmed()));
+                    },
+                    Qt::QueuedConnection);
+            };
+            host::measure_imported_host(r, options);
+            outcome->imported = std::move(r);
+        } catch (const host::MeasureCancelled&) {
+            outcome->cancelled = true;
+        } catch (const std::exception& e) {
+            outcome->error = e.what();
+        }
+    });
+    measure_thread_->setParent(this);  // freed with the window if it closes first
+    connect(measure_thread_, &QThread::finished, this, [this, outcome] {
+        measure_thread_->deleteLater();
+        measure_thread_ = nullptr;
+        measure_cancel_.reset();
+        if (outcome->cancelled)
+            return;
+        try {
+            if (outcome->imported) {
+                adoptImportedMachine(*outcome->imported);
+                return;
+            }
+        } catch (const std::exception& e) {
+            outcome->error = e.what();
+        }
+        fail(tr("Cannot measure this host"),
+             tr("The host benchmarks could not run.\n%1").arg(QString::fromStdString(outcome->error)));
+    });
+    message_status_->setText(tr("measuring this host (about %1 s) ...").arg(budget_ms / 1000));
+    measure_thread_->start();
+    return true;
+}
+
+void MainWindow::stopMeasuringHost()
+{
+    if (!measure_thread_)
+        return;
+    measure_cancel_->store(true);
+    measure_thread_->wait();
 }
 
 void MainWindow::copyWakesimCommand()

@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "cli/args.h"
+#include "engine/sim_time.h"
+#include "host/host_measure.h"
 #include "io/domains_json.h"
 #include "io/input_error.h"
 #include "io/lscpu_import.h"
@@ -61,6 +63,42 @@ int show(const std::vector<std::string>& argv)
     return 0;
 }
 
+// The budget of --measure in ns, or nullopt without it. Measuring needs the
+// live machine: a copied tree or an lscpu listing is not the CPU we run on.
+std::optional<std::int64_t> measure_budget(const Args& args)
+{
+    const auto text = args.get("measure-time");
+    if (!args.has("measure")) {
+        if (text)
+            throw UsageError("topology import: --measure-time needs --measure");
+        return std::nullopt;
+    }
+    const std::string root = args.get("sysfs").value_or("-");
+    if (!args.has("sysfs") || !(root.empty() || root == "/"))
+        throw UsageError(
+            "topology import: --measure benchmarks the machine wakesim runs on, so it needs --sysfs of this "
+            "machine (no ROOT, or /), not " +
+            (args.has("sysfs") ? "--sysfs " + root : std::string("--lscpu")));
+    if (!text)
+        return host::MeasureOptions().budget_ns;
+    Time t;
+    // At least 1 s: below that the batches are too few for a median.
+    if (!parse_duration(*text, t) || t < Time::s(1) || t > Time::s(600))
+        throw UsageError("topology import: --measure-time '" + *text +
+                         "': expected a duration from 1s to 600s, such as 10s or 1500ms");
+    return t.ns();
+}
+
+// Runs the host benchmarks and writes their costs and idle states into the
+// imported machine; progress and what could not be measured go to stderr.
+void measure_into(ImportResult& result, std::int64_t budget_ns)
+{
+    host::MeasureOptions options;
+    options.budget_ns = budget_ns;
+    options.progress = [](const std::string& line) { std::cerr << "measure: " << line << std::endl; };
+    host::measure_imported_host(result, options);
+}
+
 int import(const std::vector<std::string>& argv)
 {
     const std::vector<OptionSpec> specs{
@@ -68,17 +106,24 @@ int import(const std::vector<std::string>& argv)
         {"lscpu", Value::Required, "FILE", "read the output of `lscpu -p`"},
         {"output", Value::Required, "FILE", "write the machine file here (default: standard output)"},
         {"name", Value::Required, "NAME", "the machine's name in the file"},
+        {"measure", Value::None, "",
+         "with --sysfs of this machine: run short benchmarks and write the measured costs (docs/measuring.md)"},
+        {"measure-time", Value::Required, "DURATION", "the benchmarks' time budget, e.g. 10s (default 30s)"},
     };
     Args args = parse_args(argv, specs, "topology import");
     if (args.has("sysfs") == args.has("lscpu") || !args.positionals.empty())
         throw UsageError(
             "topology import: expected exactly one of --sysfs [ROOT] or --lscpu FILE\n"
-            "usage: wakesim topology import (--sysfs [ROOT] | --lscpu FILE) [options]\n" +
+            "usage: wakesim topology import (--sysfs [ROOT] | --lscpu FILE) [--measure [--measure-time DURATION]] "
+            "[options]\n" +
             describe_options(specs));
+    const std::optional<std::int64_t> budget = measure_budget(args);
     ImportResult result =
         args.has("sysfs") ? import_sysfs(args.get("sysfs").value_or("")) : import_lscpu(*args.get("lscpu"));
     if (auto name = args.get("name"))
         result.machine.name = *name;
+    if (budget)
+        measure_into(result, *budget);
     for (const std::string& w : result.warnings)
         std::cerr << "warning: " << w << "\n";
     if (auto out = args.get("output")) {
@@ -110,6 +155,7 @@ int topology_command(const std::vector<std::string>& args)
     const std::string usage =
         "usage: wakesim topology show MACHINE [--json] [--cpus LIST] [--tree|--domains]\n"
         "       wakesim topology import (--sysfs [ROOT] | --lscpu FILE) [--output FILE] [--name NAME]\n"
+        "                               [--measure [--measure-time DURATION]]\n"
         "       wakesim topology check MACHINE...\n"
         "MACHINE is a shipped machine's name (wakesim list topologies), a machine file, or\n"
         "synthetic:node=N,llc=N,core=N,smt=N (docs/topology-format.md).";

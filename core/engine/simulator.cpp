@@ -650,7 +650,9 @@ void Simulator::io_schedule(CpuId cpu, Task& p)
     note_rq_change(cpu);
     set_busy(cpu, true);
     if (next != prev)
-        c.overhead_left += cost_time(machine_, Cost::context_switch);
+        c.overhead_left += switch_cost(cpu, prev, next);
+    if (!nt.kthread)
+        c.fpu_owner = next;
     // Lazy TLB: kernel threads and the idle task borrow the last address
     // space, so only a switch into another process pays for it.
     if (nt.mm >= 0) {
@@ -685,6 +687,25 @@ void Simulator::io_schedule(CpuId cpu, Task& p)
         return;
     }
     start_segment(cpu);
+}
+
+// What switch_to() into `next` costs, by the cases the kernel tells apart.
+// Between two tasks: the whole switch, the previous task's FP/SIMD state
+// saved and the next one's restored on its way to user space. From the idle
+// task: nothing to put away or save, and nothing to restore either when the
+// task was the last user task on this CPU and has not run elsewhere since
+// (x86's fpregs_state_valid(), arm64's TIF_FOREIGN_FPSTATE left clear).
+// Kernel threads never return to user space and restore nothing.
+[[gnu::hot, gnu::always_inline]] inline Time Simulator::switch_cost(CpuId cpu, TaskId prev, TaskId next) const
+{
+    if (prev != kNoTask)
+        return cost_time(machine_, Cost::context_switch);
+    Time cost = cost_time(machine_, Cost::switch_from_idle);
+    const bool registers_hold_it = cpu_[static_cast<std::size_t>(cpu)].fpu_owner == next &&
+                                   task_[static_cast<std::size_t>(next)].last_ran == cpu;
+    if (!s_.task(next).kthread && !registers_hold_it)
+        cost += cost_time(machine_, Cost::fpu_restore);
+    return cost;
 }
 
 [[gnu::hot, gnu::always_inline]] inline void Simulator::go_idle(CpuId cpu)
@@ -744,13 +765,49 @@ void Simulator::reenter_idle(CpuId cpu)
     ++metrics_.idle_entries;
 }
 
+// The time the CPU takes to leave its idle state. Idle states are asked
+// for per thread, but the power saving (and the exit latency the tables
+// give) is the core's, and a core sleeps only as deep as its most awake
+// thread: with siblings idle, the exit is that of the shallowest state any
+// of them holds; with a sibling running, the core never left C0 and the
+// thread resumes with no exit latency, as from a polling state.
 [[gnu::hot]] Time Simulator::idle_exit_latency(CpuId cpu) const
 {
     const Rq& rq = s_.rq(cpu);
     if (rq.curr != kNoTask || rq.idle_state < 0)
         return Time();
-    return Time::ns(
-        static_cast<std::int64_t>(machine_.idle_states[static_cast<std::size_t>(rq.idle_state)].exit_latency_ns));
+    int state = rq.idle_state;
+    if (cpu_[static_cast<std::size_t>(cpu)].has_smt_siblings) {
+        state = core_idle_state(cpu, state);
+        if (state < 0)
+            return Time();
+    }
+    return Time::ns(static_cast<std::int64_t>(machine_.idle_states[static_cast<std::size_t>(state)].exit_latency_ns));
+}
+
+// The idle state the core of `cpu` is in when `cpu` asked for `state`: the
+// shallowest of its threads', or -1 when a sibling is awake (the core runs).
+// Out of line: machines without SMT never call it.
+[[gnu::noinline]] int Simulator::core_idle_state(CpuId cpu, int state) const
+{
+    for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)]) {
+        const Rq& sibling = s_.rq(other);
+        if (sibling.curr != kNoTask || cpu_[static_cast<std::size_t>(other)].busy || sibling.idle_state < 0)
+            return -1;
+        state = std::min(state, sibling.idle_state);
+    }
+    return state;
+}
+
+// Waking an idle CPU: an IPI, unless its idle state watches the thread
+// flags; then setting TIF_NEED_RESCHED is the signal (set_nr_if_polling(),
+// send_call_function_single_ipi()). The state's exit latency follows
+// either way.
+[[gnu::hot]] Simulator::IdleWake Simulator::idle_wake(CpuId cpu) const
+{
+    const int state = s_.rq(cpu).idle_state;
+    const bool polls = state >= 0 && machine_.idle_states[static_cast<std::size_t>(state)].polls;
+    return {cost_time(machine_, polls ? Cost::wakeup_poll : Cost::wakeup_ipi) + idle_exit_latency(cpu), !polls};
 }
 
 // Makes an idle CPU run schedule() after `delay` (an IPI's flight and its
@@ -796,6 +853,10 @@ void Simulator::on_resched(CpuId cpu)
     c.idle_history.add(since_pick);
     rq.idle_stamp = Time();
     rq.idle_state = -1;
+    // What the CPU does from here (a balance, the switch to the woken task)
+    // starts now: without this, settling the segment would count the idle
+    // period as time spent on that work, and a switch from idle cost nothing.
+    c.seg_start = s_.now;
 }
 
 [[gnu::hot, gnu::always_inline]] inline void Simulator::arm_tick(CpuId cpu)
@@ -851,9 +912,9 @@ Time Simulator::sched_balance_trigger(CpuId cpu)
     if (domains_.domains_of(cpu).empty())
         return Time();
     if (const unsigned flags = nohz_balancer_kick(s_, lb_, cpu)) {
+        // kick_ilb() sends its call through the same wake-list signal as a wakeup.
         if (const CpuId ilb = kick_ilb(s_, lb_, cpu, flags); ilb != kNoCpu)
-            events_.push(
-                {s_.now + cost_time(machine_, Cost::wakeup_ipi) + idle_exit_latency(ilb), 0, kNohzKick, ilb, 0, 0});
+            events_.push({s_.now + idle_wake(ilb).delay, 0, kNohzKick, ilb, 0, 0});
     }
     if (lb_jiffies(s_) < lb_.cpu(cpu).next_balance)
         return Time();
@@ -915,8 +976,9 @@ void Simulator::apply_balance(const LbOutcome& out, CpuId exec_cpu, Time delay)
         if (rq.curr == kNoTask) {
             if (c.resched_pending || rq.ttwu_pending > 0)
                 continue;
-            ++metrics_.ipis;
-            kick_cpu(cpu, delay + ipi + idle_exit_latency(cpu));
+            const IdleWake wake = idle_wake(cpu);
+            metrics_.ipis += wake.ipi;
+            kick_cpu(cpu, delay + wake.delay);
             continue;
         }
         c.need_resched = true;

@@ -129,6 +129,7 @@ private:
         bool tick_armed = false;
         bool need_resched = false;
         int last_mm = -1;              // the address space loaded on this CPU
+        TaskId fpu_owner = kNoTask;    // the user task whose FP/SIMD registers this CPU holds (fpu_fpregs_owner_ctx)
         bool resched_pending = false;  // a kResched is in flight (idle CPU being kicked)
         Time tick_phase;               // offset of this CPU's tick from time 0
         Time next_tick;                // the grid point arm_tick() last chose
@@ -205,6 +206,15 @@ private:
     void kick_cpu(CpuId cpu, Time delay);
     void arm_tick(CpuId cpu);
     Time idle_exit_latency(CpuId cpu) const;
+    int core_idle_state(CpuId cpu, int state) const;
+    // How an idle CPU is woken: its delay (the signal, then the idle exit)
+    // and whether the signal is an IPI.
+    struct IdleWake {
+        Time delay;
+        bool ipi;
+    };
+    IdleWake idle_wake(CpuId cpu) const;
+    Time switch_cost(CpuId cpu, TaskId prev, TaskId next) const;
 
     // core.c: wakeups.
     void ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags);

@@ -129,14 +129,15 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
     const bool wakelist = s_.feats(Feat::TTWU_QUEUE) && cpu != waker.cpu &&
                           (!domains_.cpus_share_cache(waker.cpu, cpu) || rq.nr_running == 0);
     if (wakelist) {
+        // The signal leaves once the waker has done its part of the
+        // wakeup. A busy target in another LLC always takes the IPI.
+        const IdleWake wake = rq.curr == kNoTask ? idle_wake(cpu) : IdleWake{cost_time(machine_, Cost::wakeup_ipi), true};
         ++rq.ttwu_pending;
         s_.task(p).state = TaskState::Waking;
         task_[static_cast<std::size_t>(p)].pending_flags = wake_flags;
-        ++metrics_.ipis;
-        // The IPI leaves once the waker has done its part of the wakeup.
+        metrics_.ipis += wake.ipi;
         const Time leaves = cpu_[static_cast<std::size_t>(waker.cpu)].overhead_left;
-        const Time delay = leaves + cost_time(machine_, Cost::wakeup_ipi) + idle_exit_latency(cpu);
-        events_.push({s_.now + delay, 0, kWakeupArrive, cpu, 0, p});
+        events_.push({s_.now + leaves + wake.delay, 0, kWakeupArrive, cpu, 0, p});
         return;
     }
     if (cpu != waker.cpu)
@@ -191,11 +192,14 @@ void Simulator::ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, b
         // An idle target must be woken: a reschedule IPI and its idle exit.
         if (on_target || cpu_[static_cast<std::size_t>(cpu)].resched_pending || rq.ttwu_pending > 0)
             return;
-        // The interrupt that woke the task is on this very CPU: no IPI, only its idle exit.
-        const bool local = cpu == current_cpu_;
-        if (!local)
-            ++metrics_.ipis;
-        kick_cpu(cpu, (local ? Time() : cost_time(machine_, Cost::wakeup_ipi)) + idle_exit_latency(cpu));
+        // The interrupt that woke the task is on this very CPU: no signal, only its idle exit.
+        if (cpu == current_cpu_) {
+            kick_cpu(cpu, idle_exit_latency(cpu));
+            return;
+        }
+        const IdleWake wake = idle_wake(cpu);
+        metrics_.ipis += wake.ipi;
+        kick_cpu(cpu, wake.delay);
         return;
     }
     // Besides the wakee's own claim, update_curr() inside may have found the
@@ -231,8 +235,7 @@ void Simulator::wake_up_new_task(TaskId p, CpuId parent_cpu)
     mark_runnable(p);
     Rq& rq = s_.rq(cpu);
     if (rq.curr == kNoTask) {
-        const Time ipi = cpu == parent_cpu ? Time() : cost_time(machine_, Cost::wakeup_ipi);
-        kick_cpu(cpu, ipi + idle_exit_latency(cpu));
+        kick_cpu(cpu, cpu == parent_cpu ? idle_exit_latency(cpu) : idle_wake(cpu).delay);
     } else if (wakeup_preempt_fair(s_, cpu, p, WF_FORK)) {
         cpu_[static_cast<std::size_t>(cpu)].need_resched = true;
         kick_cpu(cpu, cost_time(machine_, Cost::wakeup_ipi));

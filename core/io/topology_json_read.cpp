@@ -768,7 +768,7 @@ void MachineReader::read_overrides(const Json& v)
 
 void MachineReader::read_idle_states(const Json& v)
 {
-    static constexpr std::string_view kStateKeys[] = {"name", "exit_latency_us", "target_residency_us"};
+    static constexpr std::string_view kStateKeys[] = {"name", "exit_latency_us", "target_residency_us", "polls"};
     if (!v.is_array()) {
         fail("/idle_states", "expected an array of idle-state objects, shallowest first, found " + describe(v));
         return;
@@ -810,6 +810,15 @@ void MachineReader::read_idle_states(const Json& v)
         };
         read_time("exit_latency_us", "exit latency", &IdleState::exit_latency_ns);
         read_time("target_residency_us", "target residency", &IdleState::target_residency_ns);
+        if (const Json* polls = member(s, "polls")) {
+            if (polls->is_boolean())
+                state.polls = polls->get<bool>();
+            else
+                fail(pointer_append(pointer, "polls"),
+                     "expected true (the state watches the thread flags, as MWAIT does, so a wakeup needs no IPI) "
+                     "or false, found " +
+                         describe(*polls));
+        }
         machine_.idle_states.push_back(std::move(state));
     }
 }

@@ -240,11 +240,15 @@ std::string render_machine(const Machine& m, bool explicit_ids)
     root.add("nodes", nodes_out(m, explicit_ids));
     if (!m.idle_states.empty()) {
         Out states = Out::array();
-        for (const IdleState& s : m.idle_states)
-            states.add("", Out::object()
-                               .add("name", Out::string(s.name))
-                               .add("exit_latency_us", Out::scalar(format_scaled(s.exit_latency_ns, 3)))
-                               .add("target_residency_us", Out::scalar(format_scaled(s.target_residency_ns, 3))));
+        for (const IdleState& s : m.idle_states) {
+            Out state = Out::object()
+                            .add("name", Out::string(s.name))
+                            .add("exit_latency_us", Out::scalar(format_scaled(s.exit_latency_ns, 3)))
+                            .add("target_residency_us", Out::scalar(format_scaled(s.target_residency_ns, 3)));
+            if (s.polls)
+                state.add("polls", Out::scalar("true"));
+            states.add("", std::move(state));
+        }
         root.add("idle_states", std::move(states));
     }
     Out costs = Out::object();

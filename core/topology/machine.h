@@ -47,6 +47,10 @@ struct IdleState {
     std::string name;  // as cpuidle names it: "WFI", "C1", "C6"
     double exit_latency_ns = 0;
     double target_residency_ns = 0;
+    // The state watches the idle task's thread flags (x86 MWAIT on them, a
+    // polling loop): a waker sets TIF_NEED_RESCHED and sends no IPI
+    // (set_nr_if_polling()). HLT, I/O-port states and Arm's WFI do not.
+    bool polls = false;
     friend bool operator==(const IdleState&, const IdleState&) = default;
 };
 

@@ -2,6 +2,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFontInfo>
 #include <QFontMetricsF>
@@ -88,6 +89,33 @@ private slots:
         QVERIFY(window_->importedMachinePath().endsWith(QStringLiteral("/machines/imported-xeon-2s.json")));
         QVERIFY(QFile::exists(window_->importedMachinePath()));
         QVERIFY(errors_.isEmpty());
+    }
+
+    // The measured import runs on a worker: the window keeps answering, and
+    // the machine it loads carries measured costs.
+    void measuringTheHostRunsOffTheWindowThreadAndLoadsMeasuredCosts()
+    {
+        auto* measure = window_->findChild<QAction*>(QStringLiteral("scenarioImportMeasuredHost"));
+        QVERIFY(measure);
+        QVERIFY(window_->importAndMeasureHost(1000));
+        QVERIFY(window_->isMeasuringHost());
+        QVERIFY(!window_->importAndMeasureHost(1000));  // one at a time
+        QCOMPARE(window_->machine().nr_cpus(), 8);      // still teaching-8 while it measures
+        QTRY_VERIFY_WITH_TIMEOUT(!window_->isMeasuringHost(), 60000);
+        QVERIFY2(errors_.isEmpty(), qPrintable(errors_.join(QLatin1Char('\n'))));
+        const CostValue& cs = window_->machine().costs.at(Cost::context_switch);
+        QVERIFY2(QString::fromStdString(cs.source).startsWith(QStringLiteral("measured on ")), cs.source.c_str());
+        QVERIFY(cs.value > 100 && cs.value < 100000);
+    }
+
+    void closingTheWindowStopsAMeasurement()
+    {
+        QVERIFY(window_->importAndMeasureHost(20000));
+        QElapsedTimer t;
+        t.start();
+        delete window_;
+        window_ = nullptr;
+        QVERIFY2(t.elapsed() < 15000, "the window waited for the whole budget");
     }
 
     void aTreeThatIsNotSysfsKeepsTheMachine()

@@ -94,8 +94,22 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
     auto* import_host = new QToolButton(this);
     import_host->setObjectName(QStringLiteral("scenarioImportHost"));
     import_host->setText(tr("host"));
-    import_host->setToolTip(tr("Import this machine's topology from /sys (costs stay at their defaults)"));
+    import_host->setToolTip(
+        tr("Import this machine's topology from /sys (costs stay at their defaults); "
+           "the menu also offers to measure its costs"));
     connect(import_host, &QToolButton::clicked, this, &ScenarioPanel::importHostRequested);
+    // Measuring takes half a minute and its own menu entry, so a click on
+    // the button stays the quick import.
+    auto* host_menu = new QMenu(import_host);
+    host_menu->addAction(tr("import topology"), this, &ScenarioPanel::importHostRequested);
+    QAction* measure = host_menu->addAction(tr("import and measure costs (about half a minute)"), this,
+                                            &ScenarioPanel::importMeasuredHostRequested);
+    measure->setObjectName(QStringLiteral("scenarioImportMeasuredHost"));
+    measure->setToolTip(
+        tr("Also run short benchmarks on this machine (pipe round trips, system call, "
+           "cache-line ping-pong) and write the measured costs; see docs/measuring.md"));
+    import_host->setMenu(host_menu);
+    import_host->setPopupMode(QToolButton::MenuButtonPopup);
     auto* machine_row = new QHBoxLayout;
     machine_row->addWidget(machine_, 1);
     machine_row->addWidget(open_machine);

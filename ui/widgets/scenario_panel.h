@@ -56,6 +56,8 @@ signals:
     void copyCommandRequested();
     void openMachineFileRequested();
     void importHostRequested();
+    // Import and run the host benchmarks (topology import --sysfs --measure).
+    void importMeasuredHostRequested();
     void unappliedEditsChanged(bool unapplied);
 
 private:
