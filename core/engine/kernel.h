@@ -25,6 +25,13 @@ struct TaskSpec {
     // The address space (process) the task belongs to: tasks with the same
     // value are threads of one process. -1: a process of its own.
     int process = -1;
+    // The data the task keeps warm between two runs, that follow it when it
+    // runs on another CPU (data_move_time() by the distance it moved). The
+    // default is an L1D worth, 32 KiB: the set the engine's fixed refill
+    // costs assumed before they were derived from it. A workload whose
+    // program touches more or less says so.
+    std::uint64_t working_set_bytes = kDefaultWorkingSetBytes;
+    static constexpr std::uint64_t kDefaultWorkingSetBytes = 32 * 1024;
 };
 
 class Kernel {
@@ -45,7 +52,8 @@ public:
     // The step the running task is about to be given reads `bytes` of
     // payload that were written on CPU `written_on` (a pipe buffer, a
     // message): called from Workload::next_step(). Workloads declare what
-    // they move; the engine counts it by distance (RunMetrics::bytes_read).
+    // they move; the engine counts it by distance (RunMetrics::bytes_read)
+    // and charges the reading CPU data_move_time() for it before the step.
     virtual void note_data_read(std::uint64_t bytes, CpuId written_on) = 0;
     // Calls Workload::on_timer(token) at `at` (not before now).
     virtual void start_timer(Time at, std::int64_t token) = 0;

@@ -28,6 +28,7 @@
 #include <string>
 
 #include "engine/cost_time.h"
+#include "engine/data_movement.h"
 #include "engine/idle_governor.h"
 #include "engine/idle_wake.h"
 #include "policies/placement_policy.h"
@@ -202,6 +203,7 @@ TaskId Simulator::create_task(const TaskSpec& spec)
     t.nice = spec.nice;
     t.policy = spec.policy;
     t.kthread = spec.kthread;
+    t.working_set_bytes = spec.working_set_bytes;
     // Kernel threads have no address space of their own; a task without a
     // process gets one to itself (ids above any a workload names).
     t.mm = spec.kthread ? -1 : spec.process >= 0 ? spec.process : 1'000'000 + t.id;
@@ -342,7 +344,10 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
 {
     assert(current_cpu_ != kNoCpu && "note_data_read() is called from a running task's step");
     const CpuId from = written_on == kNoCpu ? current_cpu_ : written_on;
-    metrics_.bytes_read[static_cast<std::size_t>(distance_class(machine_, from, current_cpu_))] += bytes;
+    const DistanceClass d = distance_class(machine_, from, current_cpu_);
+    metrics_.bytes_read[static_cast<std::size_t>(d)] += bytes;
+    // The reader's misses to wherever the bytes sit, before its step runs.
+    cpu_[static_cast<std::size_t>(current_cpu_)].overhead_left += data_move_time(machine_.costs, d, bytes);
 }
 
 // ---------------------------------------------------------------------------
@@ -667,16 +672,9 @@ void Simulator::io_schedule(CpuId cpu, Task& p)
         c.last_mm = nt.mm;
     }
 
-    // A task that last ran elsewhere refills its working set from wherever
-    // it now comes from.
-    if (nt.cache_warm_cpu != kNoCpu && nt.cache_warm_cpu != cpu) {
-        static constexpr Cost kRefill[] = {Cost::cache_refill_smt,       Cost::cache_refill_smt,
-                                           Cost::cache_refill_cluster,   Cost::cache_refill_llc,
-                                           Cost::cache_refill_other_llc, Cost::cache_refill_other_node};
-        const DistanceClass d = distance_class(machine_, nt.cache_warm_cpu, cpu);
-        if (d != DistanceClass::SameCpu)
-            c.overhead_left += cost_time(machine_, kRefill[static_cast<std::size_t>(d)]);
-    }
+    // A task that last ran elsewhere moves its working set from there.
+    if (nt.cache_warm_cpu != kNoCpu && nt.cache_warm_cpu != cpu)
+        c.overhead_left += data_move_time(machine_, nt.cache_warm_cpu, cpu, nt.working_set_bytes);
     if (t.last_ran != kNoCpu && t.last_ran != cpu)
         ++metrics_.migrations[static_cast<std::size_t>(distance_class(machine_, t.last_ran, cpu))];
     t.last_ran = cpu;

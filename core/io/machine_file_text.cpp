@@ -58,6 +58,8 @@ std::span<const UnitScale> units_of(CostKind kind)
     static constexpr UnitScale kTime[] = {{"ns", 0}, {"us", 3}, {"ms", 6}, {"s", 9}};
     static constexpr UnitScale kFrequency[] = {{"GHz", 0}, {"MHz", -3}};
     static constexpr UnitScale kRate[] = {{"Hz", 0}};
+    // GB/s is bytes per ns, the unit the engine divides by.
+    static constexpr UnitScale kBandwidth[] = {{"GB/s", 0}, {"MB/s", -3}};
     switch (kind) {
     case CostKind::Time:
         return kTime;
@@ -65,6 +67,8 @@ std::span<const UnitScale> units_of(CostKind kind)
         return kFrequency;
     case CostKind::Rate:
         return kRate;
+    case CostKind::Bandwidth:
+        return kBandwidth;
     case CostKind::Ratio:
         break;
     }

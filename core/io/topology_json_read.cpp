@@ -77,6 +77,8 @@ std::string_view kind_noun(CostKind kind)
         return "a frequency";
     case CostKind::Rate:
         return "a rate";
+    case CostKind::Bandwidth:
+        return "a bandwidth";
     case CostKind::Ratio:
         break;
     }
@@ -840,6 +842,17 @@ void MachineReader::read_costs(const Json& v)
     for (auto it = v.begin(); it != v.end(); ++it) {
         const std::string pointer = pointer_append("/costs", it.key());
         Cost cost{};
+        // Retired names get a message of their own: the five fixed refill
+        // costs became a working set moved by line_latency_* and
+        // line_bandwidth_* (docs/model.md, "Data on the move").
+        if (it.key().starts_with("cache_refill_")) {
+            fail(pointer,
+                 "cost " + json_string(it.key()) +
+                     " no longer exists: a migrated task's refill is now its working set moved at the distance "
+                     "class's line_latency_* and line_bandwidth_* (docs/costs.md); remove it and give those instead",
+                 true);
+            continue;
+        }
         if (!cost_by_name(it.key(), cost)) {
             fail(pointer,
                  "unknown cost " + json_string(it.key()) + suggestion(it.key(), kNames) +
@@ -891,7 +904,8 @@ void MachineReader::read_costs(const Json& v)
             if (auto text = string(*s, pointer + "/source", "a string saying where the value comes from"))
                 value.source = *text;
         }
-        const bool positive = info.kind == CostKind::Frequency || info.kind == CostKind::Rate;
+        const bool positive =
+            info.kind == CostKind::Frequency || info.kind == CostKind::Rate || info.kind == CostKind::Bandwidth;
         const std::string expected = std::string(kind_noun(info.kind)) + (positive ? " above 0" : " of at least 0");
         if (const Json* n = require(c, pointer, "value", "a number, " + expected)) {
             if (!n->is_number() || (positive ? !(n->get<double>() > 0) : n->get<double>() < 0))

@@ -75,9 +75,11 @@ struct Task {
 
     SchedEntity se;
 
-    // Where the task's working set is warm, and since when: a task that runs
-    // elsewhere pays a refill cost by distance (docs/model.md).
+    // Where the task's working set is warm: a task that runs elsewhere moves
+    // working_set_bytes from there, at the cost of the distance
+    // (engine/data_movement.h; docs/model.md, "Data on the move").
     CpuId cache_warm_cpu = kNoCpu;
+    std::uint64_t working_set_bytes = 0;
 
     bool per_cpu_kthread() const { return kthread && nr_cpus_allowed == 1; }
 };

@@ -14,6 +14,8 @@ std::string_view cost_base_unit(CostKind kind)
         return "GHz";
     case CostKind::Rate:
         return "Hz";
+    case CostKind::Bandwidth:
+        return "GB/s";
     }
     return "";
 }

@@ -11,7 +11,7 @@
 
 namespace wb {
 
-enum class CostKind { Time, Ratio, Frequency, Rate };
+enum class CostKind { Time, Ratio, Frequency, Rate, Bandwidth };
 
 enum class Cost {
 #define WB_COST(name, kind, def, doc) name,
@@ -28,7 +28,7 @@ inline constexpr std::size_t kCostCount = 0
 struct CostInfo {
     std::string_view name;
     CostKind kind;
-    double default_value;  // in the kind's base unit: ns, ratio, GHz or Hz
+    double default_value;  // in the kind's base unit: ns, ratio, GHz, Hz or GB/s
     std::string_view doc;
 };
 
@@ -38,7 +38,7 @@ inline constexpr std::array<CostInfo, kCostCount> kCostInfo{{
 #undef WB_COST
 }};
 
-// The base unit a kind is stored in ("ns", "", "GHz", "Hz").
+// The base unit a kind is stored in ("ns", "", "GHz", "Hz", "GB/s").
 std::string_view cost_base_unit(CostKind kind);
 
 struct CostValue {

@@ -69,10 +69,16 @@ void GemmWorkload::setup(Kernel& k)
             opt_.blocktime = Time();
         yields_in_spin_ = opt_.wait_policy != WaitPolicy::Active;
     }
+    // A thread's working set is the block it multiplies: block_flops =
+    // 2 n^3 for n x n tiles, and an SGEMM block holds three of them (A, B
+    // and C) in single precision. The default 256^3 block is 768 KiB.
+    const double tile = std::cbrt(opt_.block_flops / 2.0);
+    const auto working_set = static_cast<std::uint64_t>(std::llround(3.0 * tile * tile * sizeof(float)));
     threads_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         TaskSpec spec;
         spec.name = "gemm-" + std::to_string(i);
+        spec.working_set_bytes = working_set;
         threads_[i].task = k.create_task(spec);
     }
     first_task_ = threads_.front().task;

@@ -94,6 +94,7 @@ Step HackbenchWorkload::sender_step(Kernel& k, Actor& a)
         a.copying = false;
         Channel& ch = channels_[a.channel];
         ++ch.queued;
+        ch.written_on.push_back(k.task_cpu(a.task));
         ++a.done;
         if (ch.reader_waiting != kNoTask) {
             const TaskId reader = ch.reader_waiting;
@@ -149,6 +150,10 @@ Step HackbenchWorkload::receiver_step(Kernel& k, Actor& a)
     }
     a.freed_full = ch.used >= limit_;
     --ch.queued;
+    // hackbench's receiver reads one message of datasize bytes into its
+    // buffer: the bytes its sender wrote, from where the sender ran.
+    k.note_data_read(opt_.datasize, ch.written_on.front());
+    ch.written_on.pop_front();
     // A pipe slot is free for writers as soon as the read takes it.
     if (opt_.pipe)
         --ch.used;

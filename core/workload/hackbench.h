@@ -86,6 +86,7 @@ private:
         std::uint64_t used = 0;
         TaskId reader_waiting = kNoTask;
         std::deque<TaskId> writers_waiting;
+        std::deque<CpuId> written_on;  // per readable message, where its sender wrote it
     };
 
     struct Actor {

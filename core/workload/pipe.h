@@ -47,12 +47,13 @@ private:
     // Out of line: its call to Kernel::wake_up() would make every step save
     // and restore registers; as a tail call only this step pays.
     [[gnu::noinline]] Step write_done(Kernel& k, Side& side);
-    Step read(Side& side);
+    Step read(Kernel& k, Side& side);
 
     PipeOptions opt_;
     Side side_[2];
     std::uint64_t tokens_[2] = {0, 0};        // bytes waiting in each pipe
     TaskId waiting_[2] = {kNoTask, kNoTask};  // the reader blocked on each pipe
+    CpuId written_on_[2] = {kNoCpu, kNoCpu};  // where each pipe's last write ran
     std::uint64_t loops_done_ = 0;
     Time syscall_, transfer_;
 };

@@ -10,6 +10,12 @@ namespace wb {
 
 namespace {
 
+// What passes between a worker and its message thread: the worker's struct
+// thread_data, one cache line of it. xlist_add() writes the worker's list
+// link there, and xlist_wake_all() reads it and writes wake_time and the
+// futex word back, which the woken worker reads.
+constexpr std::uint64_t kHandoffBytes = 64;
+
 constexpr std::int64_t kStopTimer = 0;
 constexpr std::int64_t kRpsTimer = 1;
 
@@ -82,7 +88,9 @@ Step SchbenchWorkload::worker_step(Kernel& k, Thread& w)
 {
     switch (w.phase) {
     case Phase::Waiting:
-        // Woken by the message thread: the request starts.
+        // Woken by the message thread: the request starts, with a look at
+        // the wake_time it stored.
+        k.note_data_read(kHandoffBytes, w.stamped_on);
         if (measuring(k) && w.wake_time >= opt_.warmup)
             wakeup_.record((k.now() - w.wake_time).ns());
         w.phase = Phase::Working;
@@ -101,6 +109,7 @@ Step SchbenchWorkload::worker_step(Kernel& k, Thread& w)
     case Phase::Posted: {
         Thread& m = threads_[w.owner];
         m.list.push_back(static_cast<std::size_t>(&w - threads_.data()));
+        w.posted_on = k.task_cpu(w.task);
         if (m.phase == Phase::MsgBlocked) {
             m.phase = Phase::MsgCheck;
             k.wake_up(m.task, 0);
@@ -127,7 +136,10 @@ Step SchbenchWorkload::message_step(Kernel& k, Thread& m)
         // schbench stamps the worker's wake time just before its futex wake.
         m.waking = m.list.front();
         m.list.erase(m.list.begin());
-        threads_[m.waking].wake_time = k.now();
+        Thread& w = threads_[m.waking];
+        k.note_data_read(kHandoffBytes, w.posted_on);
+        w.wake_time = k.now();
+        w.stamped_on = k.task_cpu(m.task);
         m.phase = Phase::MsgWaking;
         return Step::compute(syscall_);
     }

@@ -63,6 +63,8 @@ private:
         std::vector<std::size_t> list;  // message thread: workers waiting for a request
         std::size_t waking = 0;         // message thread: the worker of the futex wake in progress
         bool woke_any = false;          // message thread: woke someone since its last nap
+        CpuId posted_on = kNoCpu;       // worker: where it added itself to the list
+        CpuId stamped_on = kNoCpu;      // worker: where its message thread stored its wake_time
     };
 
     Step worker_step(Kernel& k, Thread& w);

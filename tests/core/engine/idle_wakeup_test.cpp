@@ -102,9 +102,14 @@ TEST(IdleWakeup, AThreadWhoseSiblingRunsLeavesIdleWithoutTheCoresExitLatency)
     // teaching()'s C1 takes 2 us to leave. Between two cores every wakeup
     // finds the target core asleep; between two siblings the waker is still
     // running on the core, which therefore never left C0. SMT contention is
-    // switched off so that nothing else differs.
+    // switched off, and the pipe's int moves between cores as between
+    // siblings, so that nothing else differs.
     Machine m = teaching();
     set_cost(m, Cost::smt_contention, 1.0);
+    for (Cost c : {Cost::line_latency_cluster, Cost::line_latency_llc})
+        set_cost(m, c, m.costs[Cost::line_latency_smt]);
+    for (Cost c : {Cost::line_bandwidth_cluster, Cost::line_bandwidth_llc})
+        set_cost(m, c, m.costs[Cost::line_bandwidth_smt]);
     const PipeRun cores = run_pipe(m, kTwoCores);
     const PipeRun siblings = run_pipe(m, kSiblings);
     EXPECT_NEAR(cores.us_per_op - siblings.us_per_op, 2 * 2000.0 / 1000, 0.25);
