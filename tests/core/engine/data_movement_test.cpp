@@ -159,6 +159,12 @@ public:
     }
     Step next_step(Kernel& k, TaskId t) override
     {
+        if (t == waker_b_ && !waker_b_waited_) {
+            // Past the moved task's switch into idle: a wakeup inside it
+            // would take the on_cpu path and queue the task where it is.
+            waker_b_waited_ = true;
+            return Step::compute(Time::us(5));
+        }
         if (t == waker_a_ || t == waker_b_) {
             k.wake_up(moved_, WF_CURRENT_CPU);
             return Step::exit();
@@ -186,6 +192,7 @@ private:
     std::uint64_t working_set_;
     TaskId waker_a_ = kNoTask, waker_b_ = kNoTask, moved_ = kNoTask;
     int phase_ = 0;
+    bool waker_b_waited_ = false;
     bool finished_ = false;
 };
 
