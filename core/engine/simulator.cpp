@@ -344,6 +344,11 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
 {
     assert(current_cpu_ != kNoCpu && "note_data_read() is called from a running task's step");
     const CpuId from = written_on == kNoCpu ? current_cpu_ : written_on;
+    if (from == current_cpu_) {
+        // Still in this CPU's caches: the copy's cost is in the workload's own charge.
+        metrics_.bytes_read[static_cast<std::size_t>(DistanceClass::SameCpu)] += bytes;
+        return;
+    }
     const DistanceClass d = distance_class(machine_, from, current_cpu_);
     metrics_.bytes_read[static_cast<std::size_t>(d)] += bytes;
     // The reader's misses to wherever the bytes sit, before its step runs.
