@@ -225,6 +225,8 @@ private:
 
     // core.c: wakeups.
     void ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu, unsigned int wake_flags);
+    bool ttwu_queue_cond(CpuId waker_cpu, CpuId cpu) const;
+    void queue_on_wakelist(CpuId waker_cpu, TaskId p, CpuId cpu, unsigned int wake_flags);
     bool ttwu_on_cpu(const WakerContext& waker, TaskId p, unsigned int wake_flags, std::optional<DecisionRecord>& rec);
     Time after_switch_out(CpuId cpu, Time sent, Time delay) const;
     Time landing_in_switch(CpuId cpu, Time at, Time done) const;

@@ -186,11 +186,8 @@ namespace wb {
 {
     Task& pt = s_.task(p);
     const CpuId cpu = pt.cpu;
-    Rq& rq = s_.rq(cpu);
     const Time switched = task_[static_cast<std::size_t>(p)].on_cpu_until;
-    const bool wakelist = s_.feats(Feat::TTWU_QUEUE) && cpu != waker.cpu && pt.cpus_allowed.test(cpu) &&
-                          (!domains_.cpus_share_cache(waker.cpu, cpu) || rq.nr_running == 0);
-    if (!wakelist) {
+    if (!pt.cpus_allowed.test(cpu) || !ttwu_queue_cond(waker.cpu, cpu)) {
         // smp_cond_load_acquire(&p->on_cpu, !VAL): the waker waits.
         charge_waker(waker.cpu, switched - s_.now);
         return false;
@@ -202,14 +199,7 @@ namespace wb {
     }
     ++metrics_.on_cpu_wakeups;
     finish_decision(WakePath::NotSelected, waker.cpu, pt.wake_cpu, cpu, rec);
-    ++rq.ttwu_pending;
-    pt.state = TaskState::Waking;
-    task_[static_cast<std::size_t>(p)].pending_flags = wake_flags;
-    // The CPU is the idle task's already (go_idle()); its state is picked.
-    const IdleWake wake = idle_wake(cpu);
-    metrics_.ipis += wake.ipi;
-    const Time leaves = cpu_[static_cast<std::size_t>(waker.cpu)].overhead_left;
-    events_.push({after_switch_out(cpu, s_.now + leaves, wake.delay), 0, kWakeupArrive, cpu, 0, p});
+    queue_on_wakelist(waker.cpu, p, cpu, wake_flags);
     return true;
 }
 
@@ -257,27 +247,41 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
         start_segment(cpu);
 }
 
-// ttwu_queue(): the wake-list condition of ttwu_queue_cond(). A target in
-// another LLC always gets the IPI (its runqueue lines would bounce); in the
-// same LLC only an idle target does, which it must be woken for anyway.
-// Inlined into wake_up(), its one caller: the call passed the waker through
+// ttwu_queue_cond(): whether the waker queues the task on the target's
+// wake list. A target in another LLC always gets it (its runqueue lines
+// would bounce); in the same LLC only an idle target does, which it must be
+// woken for anyway.
+[[gnu::hot, gnu::always_inline]] inline bool Simulator::ttwu_queue_cond(CpuId waker_cpu, CpuId cpu) const
+{
+    return s_.feats(Feat::TTWU_QUEUE) && cpu != waker_cpu &&
+           (!domains_.cpus_share_cache(waker_cpu, cpu) || s_.rq(cpu).nr_running == 0);
+}
+
+// __ttwu_queue_wakelist(): the target reads as busy from now (ttwu_pending),
+// and the wakee arrives when the signal has flown: it leaves once the waker
+// has done its part of the wakeup. A busy target (in another LLC) always
+// takes the IPI; an idle one is woken as its idle state allows.
+[[gnu::hot, gnu::always_inline]] inline void Simulator::queue_on_wakelist(CpuId waker_cpu, TaskId p, CpuId cpu,
+                                                                          unsigned int wake_flags)
+{
+    Rq& rq = s_.rq(cpu);
+    const IdleWake wake = rq.curr == kNoTask ? idle_wake(cpu) : IdleWake{cost_time(machine_, Cost::wakeup_ipi), true};
+    ++rq.ttwu_pending;
+    s_.task(p).state = TaskState::Waking;
+    task_[static_cast<std::size_t>(p)].pending_flags = wake_flags;
+    metrics_.ipis += wake.ipi;
+    const Time leaves = cpu_[static_cast<std::size_t>(waker_cpu)].overhead_left;
+    events_.push({after_switch_out(cpu, s_.now + leaves, wake.delay), 0, kWakeupArrive, cpu, 0, p});
+}
+
+// ttwu_queue(): the wake list when ttwu_queue_cond() allows it, else the
+// enqueue under the target's lock, from the waker's CPU. Inlined into wake_up(), its one caller: the call passed the waker through
 // memory and saved registers twice.
 [[gnu::hot, gnu::always_inline]] inline void Simulator::ttwu_queue(const WakerContext& waker, TaskId p, CpuId cpu,
                                                                    unsigned int wake_flags)
 {
-    Rq& rq = s_.rq(cpu);
-    const bool wakelist = s_.feats(Feat::TTWU_QUEUE) && cpu != waker.cpu &&
-                          (!domains_.cpus_share_cache(waker.cpu, cpu) || rq.nr_running == 0);
-    if (wakelist) {
-        // The signal leaves once the waker has done its part of the
-        // wakeup. A busy target in another LLC always takes the IPI.
-        const IdleWake wake = rq.curr == kNoTask ? idle_wake(cpu) : IdleWake{cost_time(machine_, Cost::wakeup_ipi), true};
-        ++rq.ttwu_pending;
-        s_.task(p).state = TaskState::Waking;
-        task_[static_cast<std::size_t>(p)].pending_flags = wake_flags;
-        metrics_.ipis += wake.ipi;
-        const Time leaves = cpu_[static_cast<std::size_t>(waker.cpu)].overhead_left;
-        events_.push({after_switch_out(cpu, s_.now + leaves, wake.delay), 0, kWakeupArrive, cpu, 0, p});
+    if (ttwu_queue_cond(waker.cpu, cpu)) {
+        queue_on_wakelist(waker.cpu, p, cpu, wake_flags);
         return;
     }
     if (cpu != waker.cpu)
