@@ -20,7 +20,7 @@
 #include <optional>
 
 #include "decision/decision_diagram.h"
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "export/export_format.h"
 #include "export/export_frame.h"
 #include "export/export_size.h"

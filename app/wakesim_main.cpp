@@ -2,7 +2,8 @@
 //
 // wakesim: the command-line front end. It parses words, calls the core and
 // prints; every number the GUI shows can be reproduced from here.
-// Exit status: 0 success, 2 bad usage or bad input, 1 internal failure.
+// Exit status: 0 success, 2 bad usage or bad input, 1 a policy's hook broke
+// its contract (PolicyError) or an internal failure.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -11,29 +12,57 @@
 #include "cli/bench_command.h"
 #include "cli/compare_command.h"
 #include "cli/list_command.h"
+#include "cli/policy_command.h"
 #include "cli/run_command.h"
 #include "cli/topology_command.h"
 #include "cli/validate_command.h"
 #include "io/input_error.h"
+#include "plugin/plugin_loader.h"
+#include "plugin/policy_error.h"
 
 namespace {
 
 const char* const kUsage =
-    "usage: wakesim COMMAND [ARGS]\n"
+    "usage: wakesim [--plugin PATH.so]... COMMAND [ARGS]\n"
+    "  --plugin PATH.so         load a policy plugin first (repeatable): its policies can then be named\n"
     "commands:\n"
     "  topology show MACHINE    the machine's tree and the sched domains the kernel builds for it\n"
     "  topology import ...      write a machine file from sysfs or `lscpu -p`\n"
     "  topology check MACHINE   load a machine and report problems\n"
-    "  list topologies|workloads|policies|features   what can be named\n"
+    "  list topologies|workloads|policies|features|hooks   what can be named\n"
+    "  policy new NAME [--hook HOOK] [--dir DIR]   start a policy plugin of your own\n"
     "  bench                    simulated wakeups per second of this build\n"
     "  run --topology M --workload W   simulate a workload (wakesim run --help)\n"
     "  compare --topology M --workload W... --policies A,B --runs N   compare policies over seeds\n"
     "  validate [--case ID] [--quick]   the model against published measurements of real kernels\n"
     "Run `wakesim topology help` for the options.";
 
-int dispatch(const std::vector<std::string>& args)
+// Loads the leading --plugin options' plugins and returns the words after them.
+std::vector<std::string> load_plugins(const std::vector<std::string>& argv)
+{
+    std::size_t i = 0;
+    while (i < argv.size()) {
+        std::string path;
+        if (argv[i] == "--plugin") {
+            if (i + 1 >= argv.size())
+                throw wb::cli::UsageError("--plugin: expected a plugin's path (a .so built against the SDK)");
+            path = argv[i + 1];
+            i += 2;
+        } else if (argv[i].starts_with("--plugin=")) {
+            path = argv[i].substr(9);
+            i += 1;
+        } else {
+            break;
+        }
+        wb::load_plugin(path);
+    }
+    return {argv.begin() + static_cast<std::ptrdiff_t>(i), argv.end()};
+}
+
+int dispatch(const std::vector<std::string>& argv)
 {
     using namespace wb::cli;
+    const std::vector<std::string> args = load_plugins(argv);
     if (args.empty())
         throw UsageError(std::string("expected a command\n") + kUsage);
     const std::string& command = args[0];
@@ -58,7 +87,11 @@ int dispatch(const std::vector<std::string>& args)
         return list_command(rest);
     if (command == "validate")
         return validate_command(rest);
-    throw UsageError("unknown command '" + command + "'; expected topology, run, compare, bench, list or validate\n" + kUsage);
+    if (command == "policy")
+        return policy_command(rest);
+    if (command == "--plugin" || command.starts_with("--plugin="))
+        throw UsageError("--plugin goes before the command: wakesim --plugin PATH.so " + (rest.empty() ? "COMMAND" : rest[0]) + " ...");
+    throw UsageError("unknown command '" + command + "'; expected topology, run, compare, bench, list, validate or policy\n" + kUsage);
 }
 
 }  // namespace
@@ -73,6 +106,9 @@ int main(int argc, char** argv)
     } catch (const wb::InputError& e) {
         std::cerr << "wakesim: " << e.what() << "\n";
         return 2;
+    } catch (const wb::PolicyError& e) {
+        std::cerr << "wakesim: the run stopped: " << e.what() << "\n";
+        return 1;
     } catch (const std::exception& e) {
         std::cerr << "wakesim: internal error: " << e.what() << "\n";
         return 1;

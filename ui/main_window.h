@@ -26,7 +26,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "io/scenario_json.h"
 #include "session/breakpoint.h"
 #include "sim/sim_frame.h"

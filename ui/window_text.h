@@ -6,7 +6,7 @@
 
 #include <QString>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 
 namespace wb {
 

@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "io/topology_library.h"
+#include "plugin/hook_table.h"
 #include "policies/registry.h"
 #include "sched/features.h"
 #include "workload/workload_spec.h"
@@ -42,17 +43,26 @@ int list_command(const std::vector<std::string>& args)
     } else if (what == "policies") {
         for (const PolicyInfo* p : policy_catalog()) {
             rows.emplace_back(std::string(p->name), std::string(p->summary));
+            if (const std::string plugin = policy_plugin(p->name); !plugin.empty())
+                rows.emplace_back("  plugin", plugin);
             rows.emplace_back("  where", std::string(p->where));
             for (const PolicySwitch& sw : p->switches)
                 rows.emplace_back("  " + std::string(sw.name) + (sw.default_on ? "=on" : "=off"),
                                   std::string(sw.meaning));
             rows.emplace_back("  discussion", std::string(p->discussion));
         }
+    } else if (what == "hooks") {
+        // The table docs/writing-a-policy.md shows: where each hook sits in
+        // the kernel's code, and who uses it.
+        for (const HookPoint& h : hook_points()) {
+            rows.emplace_back(std::string(h.name), std::string(h.function) + ": " + std::string(h.place));
+            rows.emplace_back("  used by", std::string(h.used_by));
+        }
     } else if (what == "features") {
         for (const FeatInfo& f : kFeatInfo)
             rows.emplace_back(std::string(f.name), std::string(f.default_on ? "on   " : "off  ") + std::string(f.doc));
     } else {
-        throw UsageError("list: expected what to list: topologies, workloads, features or policies");
+        throw UsageError("list: expected what to list: topologies, workloads, features, policies or hooks");
     }
     print_table(rows);
     return 0;

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/args.h"
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "host/host_measure.h"
 #include "io/domains_json.h"
 #include "io/input_error.h"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "metrics/run_metrics.h"
 #include "sched/features.h"
 #include "topology/machine.h"

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "topology/machine.h"
 
 namespace wb {

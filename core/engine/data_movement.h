@@ -13,7 +13,7 @@
 #include <array>
 #include <cstdint>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "topology/costs.h"
 #include "topology/distance.h"
 

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "engine/event_queue.h"
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 
 namespace wb {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/rng.h"
-#include "engine/sim_time.h"
+#include "base/rng.h"
+#include "base/sim_time.h"
 #include "sched/task.h"
 #include "topology/machine.h"
 

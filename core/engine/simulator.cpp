@@ -31,7 +31,7 @@
 #include "engine/data_movement.h"
 #include "engine/idle_governor.h"
 #include "engine/idle_wake.h"
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 #include "sched/eevdf.h"
 #include "sched/fair_select.h"
 #include "sched/fair_util.h"

@@ -27,7 +27,7 @@
 #include "engine/future_events.h"
 #include "engine/idle_governor.h"
 #include "engine/kernel.h"
-#include "engine/rng.h"
+#include "base/rng.h"
 #include "metrics/run_metrics.h"
 #include "sched/fair_select.h"
 #include "sched/features.h"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 
 namespace wb {
 

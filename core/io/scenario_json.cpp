@@ -11,6 +11,7 @@
 #include "io/input_file.h"
 #include "io/json_problems.h"
 #include "io/json_parse.h"
+#include "plugin/plugin_loader.h"
 #include "policies/registry.h"
 #include "sched/features.h"
 #include "workload/workload_spec.h"
@@ -23,8 +24,8 @@ using Json = nlohmann::ordered_json;
 
 using Problems = JsonProblems;
 
-const std::set<std::string> kKeys{"schema_version", "name",     "description", "source", "machine",
-                                  "cases",          "policies", "features",    "seed",   "runs"};
+const std::set<std::string> kKeys{"schema_version", "name",     "description", "source",  "machine", "cases",
+                                  "plugins",        "policies", "features",    "seed",    "runs"};
 
 std::string text_of(const Json& j, const char* key, Problems& problems, bool required)
 {
@@ -54,7 +55,7 @@ Scenario parse_scenario_json(std::string_view text, const std::string& file_labe
         if (!kKeys.count(key))
             problems.add("/" + key, "unknown key \"" + key +
                                         "\"; expected schema_version, name, description, source, machine, cases, "
-                                        "policies, features, seed or runs");
+                                        "plugins, policies, features, seed or runs");
     if (!j.contains("schema_version") || j["schema_version"] != 1)
         problems.add(j.contains("schema_version") ? "/schema_version" : "", "expected \"schema_version\": 1");
 
@@ -86,6 +87,28 @@ Scenario parse_scenario_json(std::string_view text, const std::string& file_labe
                 problems.add(at + "/workload", e.diagnostics().front().message);
             }
             s.cases.push_back(std::move(sc));
+        }
+    }
+
+    // Plugins first: their policies may be named below.
+    if (j.contains("plugins")) {
+        if (!j["plugins"].is_array()) {
+            problems.add("/plugins", "expected an array of plugin paths (relative to the scenario's folder)");
+        } else {
+            const std::string base = std::filesystem::path(file_label).parent_path().string();
+            for (std::size_t i = 0; i < j["plugins"].size(); ++i) {
+                const std::string at = "/plugins/" + std::to_string(i);
+                if (!j["plugins"][i].is_string()) {
+                    problems.add(at, "expected a plugin path (a shared library built against the Wakebench SDK)");
+                    continue;
+                }
+                s.plugins.push_back(j["plugins"][i].get<std::string>());
+                try {
+                    load_plugin(s.plugins.back(), base);
+                } catch (const InputError& e) {
+                    problems.add(at, e.diagnostics().front().to_string());
+                }
+            }
         }
     }
 
@@ -146,6 +169,8 @@ std::string scenario_to_json(const Scenario& s)
         j["source"] = s.source;
     j["machine"] = s.machine;
     j["cases"] = cases;
+    if (!s.plugins.empty())
+        j["plugins"] = s.plugins;
     j["policies"] = s.policies;
     if (!s.features.empty())
         j["features"] = s.features;

@@ -24,6 +24,7 @@ struct Scenario {
     std::string source;   // where the comparison comes from, if it reproduces one
     std::string machine;  // a shipped name, "synthetic:...", or a path (resolved against the scenario's folder)
     std::vector<ScenarioCase> cases;
+    std::vector<std::string> plugins;   // policy plugins, as written (relative to the scenario's folder); loaded on read
     std::vector<std::string> policies;  // the first is the reference
     std::string features;               // "NO_WA_BIAS,NO_SIS_UTIL"
     std::uint64_t seed = 1;

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "sched/task.h"
 
 namespace wb {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "metrics/histogram.h"
 #include "sched/decision.h"
 #include "topology/distance.h"

@@ -23,7 +23,7 @@
 // whose first thread is faster, more work done per wakeup.
 #pragma once
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 
 namespace wb {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 #include "sched/fair_select.h"
 #include "sched/fair_util.h"
 #include "sched/select_idle.h"

@@ -17,7 +17,7 @@
 // that came out of the review.
 #pragma once
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 
 namespace wb {
 

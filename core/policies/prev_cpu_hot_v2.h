@@ -15,7 +15,7 @@
 // systems wakeups stay on prev while it has spare capacity.
 #pragma once
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 
 namespace wb {
 

@@ -2,6 +2,8 @@
 #include "policies/registry.h"
 
 #include <algorithm>
+#include <functional>
+#include <mutex>
 #include <string>
 
 #include "io/input_error.h"
@@ -19,11 +21,12 @@ namespace wb {
 
 namespace {
 
-using Factory = std::unique_ptr<PlacementPolicy> (*)(std::vector<bool>);
+using Factory = std::function<std::unique_ptr<PlacementPolicy>(std::vector<bool>)>;
 
 struct Entry {
-    const PolicyInfo& (*info)();
+    const PolicyInfo* info;
     Factory make;
+    std::string plugin;  // the plugin file it came from; empty for a shipped policy
 };
 
 template <typename P>
@@ -37,21 +40,35 @@ std::unique_ptr<PlacementPolicy> construct_baseline(std::vector<bool>)
     return std::make_unique<PlacementPolicy>();
 }
 
-const std::vector<Entry>& entries()
+const std::vector<Entry>& shipped()
 {
     static const std::vector<Entry> kEntries{
-        {&PlacementPolicy::baseline_info, &construct_baseline},
-        {&SyncWakerV3::info, &construct<SyncWakerV3>},
-        {&SyncWakerV4::info, &construct<SyncWakerV4>},
-        {&SisSyncStack::info, &construct<SisSyncStack>},
-        {&WakerIdleCore::info, &construct<WakerIdleCore>},
-        {&AsymStableCore::info, &construct<AsymStableCore>},
-        {&PrevCpuHot::info, &construct<PrevCpuHot>},
-        {&PrevCpuHotV2::info, &construct<PrevCpuHotV2>},
-        {&SmtAsymPacking::info, &construct<SmtAsymPacking>},
-        {&SmtActiveBalance::info, &construct<SmtActiveBalance>},
+        {&PlacementPolicy::baseline_info(), &construct_baseline, {}},
+        {&SyncWakerV3::info(), &construct<SyncWakerV3>, {}},
+        {&SyncWakerV4::info(), &construct<SyncWakerV4>, {}},
+        {&SisSyncStack::info(), &construct<SisSyncStack>, {}},
+        {&WakerIdleCore::info(), &construct<WakerIdleCore>, {}},
+        {&AsymStableCore::info(), &construct<AsymStableCore>, {}},
+        {&PrevCpuHot::info(), &construct<PrevCpuHot>, {}},
+        {&PrevCpuHotV2::info(), &construct<PrevCpuHotV2>, {}},
+        {&SmtAsymPacking::info(), &construct<SmtAsymPacking>, {}},
+        {&SmtActiveBalance::info(), &construct<SmtActiveBalance>, {}},
     };
     return kEntries;
+}
+
+// Plugins' policies, added at run time (from the CLI's --plugin, a scenario's
+// "plugins", the window's menu) while other threads may parse specs.
+std::mutex g_plugins_mutex;
+std::vector<Entry> g_plugin_entries;
+
+// Every policy, shipped first: a copy, so no lock is held while it is used.
+std::vector<Entry> entries()
+{
+    std::vector<Entry> out = shipped();
+    const std::lock_guard<std::mutex> lock(g_plugins_mutex);
+    out.insert(out.end(), g_plugin_entries.begin(), g_plugin_entries.end());
+    return out;
 }
 
 std::string join_names(const std::vector<std::string_view>& names)
@@ -113,7 +130,7 @@ public:
                 continue;
             }
             seen.push_back(name.text);
-            const PolicyInfo& info = entry->info();
+            const PolicyInfo& info = *entry->info;
             std::vector<bool> on;
             for (const PolicySwitch& sw : info.switches)
                 on.push_back(sw.default_on);
@@ -129,19 +146,19 @@ public:
     }
 
 private:
-    static const Entry* find(std::string_view name)
+    const Entry* find(std::string_view name) const
     {
-        for (const Entry& e : entries())
-            if (e.info().name == name)
+        for (const Entry& e : entries_)
+            if (e.info->name == name)
                 return &e;
         return nullptr;
     }
 
-    static std::string policy_names()
+    std::string policy_names() const
     {
         std::vector<std::string_view> names;
-        for (const Entry& e : entries())
-            names.push_back(e.info().name);
+        for (const Entry& e : entries_)
+            names.push_back(e.info->name);
         return join_names(names);
     }
 
@@ -189,20 +206,48 @@ private:
 
     std::string_view spec_;
     std::string file_;
+    std::vector<Entry> entries_ = entries();
     std::vector<Diagnostic> problems_;
 };
 
 }  // namespace
 
-const std::vector<const PolicyInfo*>& policy_catalog()
+std::vector<const PolicyInfo*> policy_catalog()
 {
-    static const std::vector<const PolicyInfo*> kCatalog = [] {
-        std::vector<const PolicyInfo*> out;
-        for (const Entry& e : entries())
-            out.push_back(&e.info());
-        return out;
-    }();
-    return kCatalog;
+    std::vector<const PolicyInfo*> out;
+    for (const Entry& e : entries())
+        out.push_back(e.info);
+    return out;
+}
+
+std::string policy_plugin(std::string_view name)
+{
+    for (const Entry& e : entries())
+        if (e.info->name == name)
+            return e.plugin;
+    return {};
+}
+
+void register_plugin_policies(const std::string& plugin, std::vector<PluginPolicyEntry> policies)
+{
+    for (const PluginPolicyEntry& p : policies)
+        for (const Entry& e : shipped())
+            if (e.info->name == p.info->name)
+                throw InputError(Diagnostic{plugin, 0, 0, "",
+                                            "expected policies with names of their own; '" + std::string(p.info->name) +
+                                                "' is a shipped policy's name"});
+    const std::lock_guard<std::mutex> lock(g_plugins_mutex);
+    // A plugin loaded again (rebuilt) replaces what it gave before, and a
+    // name another plugin already gave is refused.
+    std::erase_if(g_plugin_entries, [&](const Entry& e) { return e.plugin == plugin; });
+    for (const PluginPolicyEntry& p : policies)
+        for (const Entry& e : g_plugin_entries)
+            if (e.info->name == p.info->name)
+                throw InputError(Diagnostic{plugin, 0, 0, "",
+                                            "expected policies with names of their own; '" + std::string(p.info->name) +
+                                                "' is already given by " + e.plugin});
+    for (PluginPolicyEntry& p : policies)
+        g_plugin_entries.push_back(Entry{p.info, std::move(p.make), plugin});
 }
 
 std::unique_ptr<PlacementPolicy> make_policy(std::string_view spec, std::string_view source)

@@ -20,16 +20,34 @@
 // per part.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 
 namespace wb {
 
-// Every policy, baseline first, in the order policies.md presents them.
-const std::vector<const PolicyInfo*>& policy_catalog();
+// Every policy: the shipped ones, baseline first, in the order policies.md
+// presents them, then the plugins' in the order they were loaded.
+std::vector<const PolicyInfo*> policy_catalog();
+
+// The plugin file a policy came from; empty for a shipped policy or an
+// unknown name.
+std::string policy_plugin(std::string_view name);
+
+// A policy a plugin provides (plugin/plugin_loader.cpp builds these).
+struct PluginPolicyEntry {
+    const PolicyInfo* info;  // lives as long as the process: plugins are never unloaded
+    std::function<std::unique_ptr<PlacementPolicy>(std::vector<bool>)> make;
+};
+
+// Adds `plugin`'s policies to the catalog, replacing what the same file gave
+// before (a rebuilt plugin loaded again). A name that a shipped policy or
+// another plugin has is an InputError naming the plugin.
+void register_plugin_policies(const std::string& plugin, std::vector<PluginPolicyEntry> policies);
 
 // Builds the policy `spec` names. Throws InputError carrying every problem
 // found, each naming `source` and the spec ("--policy 'x+y'"), the column,

@@ -33,7 +33,7 @@
 
 #include <string>
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 
 namespace wb {
 

@@ -17,7 +17,7 @@
 // This policy changes no wakeup decision.
 #pragma once
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 
 namespace wb {
 

@@ -40,7 +40,7 @@
 // wakeup already.
 #pragma once
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 
 namespace wb {
 

@@ -21,7 +21,7 @@
 // instead of taking a whole idle core elsewhere; nothing else changes.
 #pragma once
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 
 namespace wb {
 

@@ -34,7 +34,7 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "sched/pelt.h"
 #include "sched/sched_state.h"
 

@@ -5,7 +5,7 @@
 // function per kernel decision, in the kernel's order of early returns; the
 // idle searches are in select_idle.cpp and the fork/exec slow path in
 // slow_path.cpp. With s.policy set to a patch, the policy's hooks
-// (policies/placement_policy.h) run where the proposed patches change the
+// (sched/placement_policy.h) run where the proposed patches change the
 // path; a null policy or baseline is mainline.
 //
 // Where the model differs from the kernel (docs/model.md):
@@ -22,7 +22,7 @@
 #include <cassert>
 #include <utility>
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 #include "sched/fair_util.h"
 #include "sched/select_idle.h"
 #include "sched/slow_path.h"

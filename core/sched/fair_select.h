@@ -34,7 +34,7 @@ inline void begin_record(DecisionRecord& rec, const SchedState& s, const WakerCo
     rec.wake_flags = wake_flags;
 }
 
-// The wakeup being placed, as the policy hooks (policies/placement_policy.h)
+// The wakeup being placed, as the policy hooks (sched/placement_policy.h)
 // see it down the path: the kernel passes these as arguments, and a patch
 // that needs one more (sis-sync-stack needs `sync` in select_idle_sibling)
 // reads it here.

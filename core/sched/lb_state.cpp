@@ -6,7 +6,7 @@
 // considers a runqueue's tasks, kept from what the engine reports.
 #include <algorithm>
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 #include "sched/lb_util.h"
 
 namespace wb {

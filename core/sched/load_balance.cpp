@@ -36,7 +36,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 #include "sched/eevdf.h"
 #include "sched/lb_util.h"
 #include "sched/select_idle.h"

@@ -28,8 +28,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/rng.h"
-#include "engine/sim_time.h"
+#include "base/rng.h"
+#include "base/sim_time.h"
 #include "sched/sched_state.h"
 #include "sched/slow_path.h"
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "sched/cfs_rq.h"
 
 namespace wb {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "sched/features.h"
 #include "sched/rq.h"
 #include "sched/task.h"

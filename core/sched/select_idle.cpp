@@ -10,7 +10,7 @@
 #include <climits>
 #include <cstdint>
 
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 #include "sched/fair_util.h"
 
 namespace wb {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "session/scenario_session.h"
 
 namespace wb {

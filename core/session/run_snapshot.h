@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "metrics/run_metrics.h"
 #include "sched/decision.h"
 #include "sched/task.h"

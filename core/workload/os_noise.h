@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/rng.h"
+#include "base/rng.h"
 #include "workload/workload.h"
 
 namespace wb {

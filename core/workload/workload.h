@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "sched/task.h"
 
 namespace wb {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 
 namespace wb {
 

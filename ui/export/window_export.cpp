@@ -13,7 +13,7 @@
 #include "charts/throughput_chart.h"
 #include "decision/decision_diagram.h"
 #include "decision/recent_wakeups.h"
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 #include "main_window.h"
 #include "metrics/comparison.h"
 #include "sim/sim_session.h"

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/rng.h"
+#include "base/rng.h"
 
 namespace wb {
 namespace {

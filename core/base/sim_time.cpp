@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "engine/sim_time.h"
+#include "base/sim_time.h"
 
 #include <cctype>
 #include <charconv>

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // PlacementPolicy: a proposed change to the fair class's wakeup placement,
-// written as a patch over mainline. The wakeup path (sched/fair_select.cpp,
-// sched/select_idle.cpp) calls the hooks below through SchedState::policy at
-// the points where the public patches change it; each hook is named after
-// that point and by default changes nothing (kNoCpu, false, no opinion).
+// written as a patch over mainline: the interface the wakeup path calls, so
+// it lives with the wakeup path. The shipped policies (policies/) implement
+// it directly; a plugin's wakebench::Policy (the SDK, sdk/include/wakebench/)
+// reaches it through plugin/plugin_policy.h. The wakeup path
+// (sched/fair_select.cpp, sched/select_idle.cpp) calls the hooks below
+// through SchedState::policy at the points where the public patches change
+// it; each hook is named after that point and by default changes nothing
+// (kNoCpu, false, no opinion).
 // The base class itself is "baseline": mainline, no hook overridden.
 //
 // Contract of every placement hook:
@@ -41,34 +45,18 @@
 #include "sched/fair_select.h"
 #include "sched/sched_state.h"
 #include "topology/sched_domains.h"
+#include "wakebench/policy_info.h"
 
 namespace wb {
 
 // The branch of a policy's step when its hook was consulted and declined.
 inline constexpr std::string_view kNotTaken = "not taken";
 
-struct PolicySwitch {
-    std::string_view name;  // "smt_check"
-    bool default_on = true;
-    std::string_view meaning;  // what the patch does while it is on, and what off leaves
-};
-
-// What `wakesim list policies` and the GUI show about a policy.
-struct PolicyInfo {
-    std::string_view name;        // the user-visible name: "sync-waker-v3"
-    std::string_view summary;     // one line
-    std::string_view where;       // where it changes the path, in kernel function names
-    std::string_view discussion;  // the public discussion it comes from
-    std::vector<PolicySwitch> switches;
-};
-
-// The idle searches' return points a policy may redirect (idle_search_return).
-enum class IdleSearchReturn {
-    SelectIdleCore,      // select_idle_core(): every thread of the scanned CPU's core is idle
-    SelectIdleCpu,       // select_idle_cpu(): a single idle CPU found outside idle-core mode
-    SelectIdleCapacity,  // select_idle_capacity(): the immediate "fits on a preferred core" return
-    CapacityBest,        // select_idle_capacity(): the best-ranked candidate at the end of the scan
-};
+// What a policy says about itself, and the idle searches' return points: the
+// SDK's types (sdk/include/wakebench/policy_info.h), shared with plugins.
+using PolicySwitch = wakebench::PolicySwitch;
+using PolicyInfo = wakebench::PolicyInfo;
+using IdleSearchReturn = wakebench::IdleSearchReturn;
 
 class PlacementPolicy {
 public:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "policies/placement_policy.h"
+#include "sched/placement_policy.h"
 
 #include <cassert>
 
