@@ -67,6 +67,9 @@ int dispatch(const std::vector<std::string>& argv)
         throw UsageError(std::string("expected a command\n") + kUsage);
     const std::string& command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
+    for (const std::string& word : rest)
+        if (word == "--plugin" || word.starts_with("--plugin="))
+            throw UsageError("--plugin goes before the command: wakesim --plugin PATH.so " + command + " ...");
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kUsage << "\n";
         return 0;
@@ -89,8 +92,6 @@ int dispatch(const std::vector<std::string>& argv)
         return validate_command(rest);
     if (command == "policy")
         return policy_command(rest);
-    if (command == "--plugin" || command.starts_with("--plugin="))
-        throw UsageError("--plugin goes before the command: wakesim --plugin PATH.so " + (rest.empty() ? "COMMAND" : rest[0]) + " ...");
     throw UsageError("unknown command '" + command + "'; expected topology, run, compare, bench, list, validate or policy\n" + kUsage);
 }
 

@@ -97,6 +97,7 @@ std::string fill(std::string_view text, const std::string& name, const HookTempl
     out = replace_all(out, "@TEST@", test);
     out = replace_all(out, "@SWITCH_MEANING@", std::string(t.switch_meaning));
     out = replace_all(out, "@SWITCH@", std::string(t.switch_name));
+    out = replace_all(out, "@SWITCH_ENUM@", "k" + class_name(t.switch_name));
     out = replace_all(out, "@HOOK@", std::string(t.hook));
     out = replace_all(out, "@CLASS@", class_name(name));
     std::string stem = name;

@@ -33,7 +33,7 @@ const std::string_view kScaffoldHeader = R"wb(// @NAME@: describe the idea in on
 
 class @CLASS@ final : public wakebench::Policy {
 public:
-    enum Switch { kIdea };
+    enum Switch { @SWITCH_ENUM@ };
     static const wakebench::PolicyInfo& info();
     explicit @CLASS@(std::vector<bool> on) : Policy(info(), std::move(on)) {}
 
@@ -60,7 +60,6 @@ const wakebench::PolicyInfo& @CLASS@::info()
 }
 
 @DEFINITION@
-
 WAKEBENCH_PLUGIN(@CLASS@)
 )wb";
 
@@ -119,7 +118,7 @@ private:
 const std::string_view kChooseDefinition = R"wb(// The idea: prev, when it is idle and (switch same_llc) shares the LLC with `near`.
 int @CLASS@::choose(const wakebench::SchedView& v, int prev, int near, wakebench::Trace* trace) const
 {
-    if (on(kIdea) && !v.cpus_share_cache(prev, near)) {
+    if (on(@SWITCH_ENUM@) && !v.cpus_share_cache(prev, near)) {
         if (trace)
             trace->declined("prev cpu " + std::to_string(prev) + " does not share the LLC of cpu " +
                             std::to_string(near));
@@ -132,7 +131,7 @@ int @CLASS@::choose(const wakebench::SchedView& v, int prev, int near, wakebench
         return wakebench::kNoCpu;
     }
     if (trace)
-        trace->step("prev idle", "prev cpu " + std::to_string(prev) + " idle" + (on(kIdea) ? ", same LLC" : ""), prev);
+        trace->step("prev idle", "prev cpu " + std::to_string(prev) + " idle" + (on(@SWITCH_ENUM@) ? ", same LLC" : ""), prev);
     return prev;
 })wb";
 
@@ -254,7 +253,7 @@ const HookTemplate* hook_template(std::string_view hook)
 // onto each core's higher-priority thread.
 void @CLASS@::adjust_domain_options(wakebench::DomainOptions& options) const
 {
-    if (on(kIdea))
+    if (on(@SWITCH_ENUM@))
         options.smt_asym_packing = true;
 }
 )wb",
@@ -274,7 +273,7 @@ void @CLASS@::adjust_domain_options(wakebench::DomainOptions& options) const
 // without waiting for nr_balance_failed.
 bool @CLASS@::imbalanced_active_balance_now(const wakebench::SchedView& v, int, int dst_cpu, int src_cpu) const
 {
-    return on(kIdea) && v.idle_cpu(dst_cpu) && v.nr_running(src_cpu) >= 2;
+    return on(@SWITCH_ENUM@) && v.idle_cpu(dst_cpu) && v.nr_running(src_cpu) >= 2;
 }
 )wb",
                      "", "at_once", "allow the active balance at once; off: mainline's wait",
@@ -291,7 +290,7 @@ bool @CLASS@::imbalanced_active_balance_now(const wakebench::SchedView& v, int, 
                      R"wb(// The idea: at asym-packing domains prefer the CPU of larger capacity.
 std::optional<bool> @CLASS@::sched_asym_prefer(const wakebench::SchedView& v, int, int a, int b) const
 {
-    if (!on(kIdea))
+    if (!on(@SWITCH_ENUM@))
         return std::nullopt;
     return v.capacity_of(a) > v.capacity_of(b);
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The text `wakesim policy new` writes, with @NAME@ (the policy's name,
-// "my-idea"), @CLASS@ ("MyIdea"), @STEM@ ("my_idea") and @HOOK@ in it.
+// "my-idea"), @CLASS@ ("MyIdea"), @STEM@ ("my_idea"), @HOOK@, and the one
+// switch's @SWITCH@ ("same_llc"), @SWITCH_ENUM@ ("kSameLlc") and
+// @SWITCH_MEANING@ in it.
 // The hook-specific parts come per hook: its override's declaration, its
 // definition and its unit test.
 #pragma once

@@ -91,7 +91,7 @@ TEST(PluginLoader, AScenarioListsPluginsRelativeToItsFolder)
         FAIL() << "a missing plugin was accepted";
     } catch (const InputError& e) {
         const std::string what = e.what();
-        EXPECT_NE(what.find("with-plugin.json:3:"), std::string::npos) << what;
+        EXPECT_NE(what.find("with-plugin.json:2:"), std::string::npos) << what;
         EXPECT_NE(what.find("/plugins/0: "), std::string::npos) << what;
         EXPECT_NE(what.find("nope.so: expected a policy plugin"), std::string::npos) << what;
     }
