@@ -97,6 +97,24 @@ TEST(IdleWakeup, ATaskWhoseRegistersAreStillLoadedRestoresNothing)
     EXPECT_NEAR(run_pipe(a, kTwoCores).us_per_op, run_pipe(b, kTwoCores).us_per_op, 0.006);
 }
 
+TEST(IdleWakeup, ATaskWakingWhereAnotherTaskRanSinceRestoresItsRegisters)
+{
+    // Two tasks share CPU 3, each running 20 us and sleeping 50 us: the
+    // CPU idles between rounds, and the task that wakes it finds the other
+    // one's FP/SIMD state loaded, so it restores its own, once a round.
+    const std::string spec = std::string("json:file=") + WB_TEST_DATA + "/workloads/two_sleepers_one_cpu.json";
+    Machine a = teaching();
+    Machine b = teaching();
+    set_cost(b, Cost::fpu_restore, 5000);
+    Simulator cheap(std::move(a), make_workload(spec), SimOptions{});
+    Simulator dear(std::move(b), make_workload(spec), SimOptions{});
+    ASSERT_TRUE(cheap.run());
+    ASSERT_TRUE(dear.run());
+    const double restores = static_cast<double>((dear.elapsed() - cheap.elapsed()).ns()) / 5000.0;
+    EXPECT_GT(restores, 0.9 * 200) << restores;
+    EXPECT_LE(restores, 200 + 2) << restores;  // at most once a round, and each first run
+}
+
 TEST(IdleWakeup, AThreadWhoseSiblingRunsLeavesIdleWithoutTheCoresExitLatency)
 {
     // teaching()'s C1 takes 2 us to leave. Between two cores every wakeup
