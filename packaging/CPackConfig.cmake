@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# The Debian package: bin/wakesim, bin/wakebench and the shipped machines.
+# The Debian package: bin/wakesim, bin/wakebench, the shipped machines and the
+# policy SDK (include/wakebench, lib/cmake/Wakebench: sdk/CMakeLists.txt).
 # Plain install() + CPack, because Qt 6.4's deploy-script generator does not
 # work on Linux; the Qt runtime comes from Debian's own packages.
 

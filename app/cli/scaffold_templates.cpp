@@ -13,6 +13,11 @@ project(@NAME@ LANGUAGES CXX)
 # configure this project with -DCMAKE_PREFIX_PATH=<dir>.
 find_package(Wakebench CONFIG REQUIRED)
 
+# A plugin runs in the simulator's hot path: optimise it unless told otherwise.
+if(NOT CMAKE_BUILD_TYPE)
+  set(CMAKE_BUILD_TYPE Release)
+endif()
+
 # build/lib@NAME@.so: wakesim --plugin build/lib@NAME@.so list policies
 wakebench_add_policy(@NAME@ SOURCES @STEM@.cpp)
 

@@ -165,12 +165,14 @@ struct HookCall {
     CpuId waker_cpu = kNoCpu;
 
     // "policy 'my-idea', hook before_select_idle_sibling, wakeup of task 3
-    // (prev cpu 2, waker cpu 5) at 12345 ns"
+    // (prev cpu 2, waker cpu 5) at 12345 ns"; the idle searches' hook is not
+    // told the waker.
     std::string where() const
     {
         std::string out = cat("policy '", policy, "', hook ", hook);
         if (p != kNoTask)
-            out += cat(", wakeup of task ", p, " (prev cpu ", prev, ", waker cpu ", waker_cpu, ")");
+            out += cat(", wakeup of task ", p, " (prev cpu ", prev,
+                       waker_cpu == kNoCpu ? std::string() : cat(", waker cpu ", waker_cpu), ")");
         return out + cat(" at ", s.now.ns(), " ns");
     }
 
