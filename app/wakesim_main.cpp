@@ -15,6 +15,7 @@
 #include "cli/policy_command.h"
 #include "cli/run_command.h"
 #include "cli/topology_command.h"
+#include "cli/trace_command.h"
 #include "cli/validate_command.h"
 #include "io/input_error.h"
 #include "plugin/plugin_loader.h"
@@ -35,6 +36,7 @@ const char* const kUsage =
     "  run --topology M --workload W   simulate a workload (wakesim run --help)\n"
     "  compare --topology M --workload W... --policies A,B --runs N   compare policies over seeds\n"
     "  validate [--case ID] [--quick]   the model against published measurements of real kernels\n"
+    "  trace import FILE --topology M   a real trace (tracefs, trace-cmd, perf script) reported as a run\n"
     "Run `wakesim topology help` for the options.";
 
 // Loads the leading --plugin options' plugins and returns the words after them.
@@ -92,6 +94,8 @@ int dispatch(const std::vector<std::string>& argv)
         return validate_command(rest);
     if (command == "policy")
         return policy_command(rest);
+    if (command == "trace")
+        return trace_command(rest);
     throw UsageError("unknown command '" + command + "'; expected topology, run, compare, bench, list, validate or policy\n" + kUsage);
 }
 

@@ -3,9 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/metrics_json.h"
 #include "metrics/run_figures.h"
 #include "metrics/run_metrics.h"
-#include "metrics/run_summary.h"
 #include "sched/decision.h"
 #include "topology/sd_flags.h"
 #include "workload/workload.h"
@@ -15,31 +15,6 @@ namespace wb {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json histogram_json(const Histogram& h)
-{
-    return {{"count", h.count()},        {"p50", h.percentile(0.50)},    {"p90", h.percentile(0.90)},
-            {"p99", h.percentile(0.99)}, {"p99_9", h.percentile(0.999)}, {"max", h.max()},
-            {"mean", h.mean()}};
-}
-
-template <std::size_t N, typename Names>
-Json by_name(const std::array<std::uint64_t, N>& counts, const Names& names)
-{
-    Json j = Json::object();
-    for (std::size_t i = 0; i < N; ++i)
-        j[std::string(names[i])] = counts[i];
-    return j;
-}
-
-Json fractions(const std::array<std::uint64_t, kDistanceClassCount>& counts)
-{
-    Json j = Json::object();
-    const auto f = placement_fractions(counts);
-    for (std::size_t i = 0; i < kDistanceClassCount; ++i)
-        j[std::string(kDistanceClassNames[i])] = f[i];
-    return j;
-}
 
 Json wake_flag_names(unsigned int flags)
 {
@@ -86,12 +61,12 @@ std::string run_result_to_json(const RunInfo& info, bool finished, Time elapsed,
     j["context_switches"] = {{"voluntary", m.voluntary_switches}, {"involuntary", m.involuntary_switches}};
     j["ipis"] = m.ipis;
     j["wakeups"] = m.wakeups;
-    j["wakeups_by_path"] = by_name(m.wakeups_by_path, kWakePathNames);
-    j["placement"] = fractions(m.placement_from_waker);
-    j["placement_from_prev"] = fractions(m.placement_from_prev);
-    j["migrations"] = by_name(m.migrations, kDistanceClassNames);
+    j["wakeups_by_path"] = counts_by_name(m.wakeups_by_path, kWakePathNames);
+    j["placement"] = placement_json(m.placement_from_waker);
+    j["placement_from_prev"] = placement_json(m.placement_from_prev);
+    j["migrations"] = counts_by_name(m.migrations, kDistanceClassNames);
     j["idle_while_waiting_ns"] = m.idle_while_waiting.ns();
-    j["bytes_read"] = by_name(m.bytes_read, kDistanceClassNames);
+    j["bytes_read"] = counts_by_name(m.bytes_read, kDistanceClassNames);
     // The figures under the real tools' names (metrics/run_figures.h).
     Json figures;
     for (const RunFigureInfo& figure : run_figure_table())
