@@ -132,6 +132,8 @@ bool MainWindow::setScenario(const Scenario& scenario, const QString& path, int 
     loaded->scenario = scenario;
     loaded->path = path;
     loaded->case_index = case_index;
+    // `scenario` and `path` may be the old Loaded's own (a case chosen in
+    // the panel passes them): from here on only loaded_ is read.
     loaded_ = std::move(loaded);
 
     comparison_job_->cancel();
@@ -157,7 +159,7 @@ bool MainWindow::setScenario(const Scenario& scenario, const QString& path, int 
 
     const Machine& m = loaded_->setup.machine;
     setWindowTitle(
-        tr("Wakebench — %1 — %2").arg(QString::fromStdString(scenario.name), QString::fromStdString(m.name)));
+        tr("Wakebench — %1 — %2").arg(QString::fromStdString(loaded_->scenario.name), QString::fromStdString(m.name)));
     machine_status_->setText(tr("%1 · %2 · %3")
                                  .arg(QString::fromStdString(m.name), plural(m.nr_cpus(), "CPU", "CPUs"),
                                       plural(m.nr_llcs(), "LLC", "LLCs")));
