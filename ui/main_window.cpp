@@ -85,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(session_, &SimSession::failed, this, [this](const QString& message) {
         fail(tr("Cannot run the scenario"), tr("The runs could not start.\n%1").arg(message));
     });
+    connect(session_, &SimSession::runFailed, this, &MainWindow::onRunFailed);
     comparison_job_ = new ComparisonJob(this);
     connect(comparison_job_, &ComparisonJob::progress, this, [this](int done, int total) {
         message_status_->setText(tr("comparison %1/%2 runs").arg(done).arg(total));

@@ -180,6 +180,7 @@ private:
     void onStepped(const StepRecords& records);
     void onStateChanged(SimState state);
     void onStopped(const QString& why);
+    void onRunFailed(const QString& message);
     void onCpuSelected(int cpu);
     void onDomainSelected(int domain_id);
     void showRecordInDiagram(int policy, const DecisionRecord& rec);
