@@ -19,6 +19,8 @@
 #include <cstdio>
 #include <exception>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "decision/decision_diagram.h"
 #include "base/sim_time.h"
@@ -315,6 +317,25 @@ int measure_frames(wb::MainWindow& window, double seconds)
     return 0;
 }
 
+// argv without the --plugin options (both --plugin PATH and --plugin=PATH),
+// null-terminated as QApplication wants it; the strings stay argv's.
+std::vector<char*> arguments_for_qt(int argc, char** argv)
+{
+    std::vector<char*> out;
+    for (int i = 0; i < argc; ++i) {
+        const std::string_view arg(argv[i]);
+        if (i > 0 && (arg == "--plugin" || arg == "-plugin")) {
+            ++i;  // and its value
+            continue;
+        }
+        if (i > 0 && (arg.starts_with("--plugin=") || arg.starts_with("-plugin=")))
+            continue;
+        out.push_back(argv[i]);
+    }
+    out.push_back(nullptr);
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -331,7 +352,11 @@ int main(int argc, char** argv)
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
-    QApplication app(argc, argv);
+    // Qt takes -plugin and --plugin for itself (a generic input plugin to
+    // load) and would warn "No such plugin": it sees the arguments without ours.
+    std::vector<char*> qt_argv = arguments_for_qt(argc, argv);
+    int qt_argc = static_cast<int>(qt_argv.size()) - 1;
+    QApplication app(qt_argc, qt_argv.data());
     QApplication::setApplicationName(QStringLiteral("wakebench"));
 
     wb::MainWindow window;
