@@ -346,8 +346,8 @@ void MainWindow::onRunFailed(const QString& message)
     rate_status_->setText(tr("stopped"));
     message_status_->setText(tr("the run stopped: %1").arg(message));
     fail(tr("The run stopped"),
-         tr("A policy broke the hook contract, so the runs stopped (Restart runs them again; a rebuilt plugin "
-            "comes in with File ▸ Reload policy plugins).\n%1")
+         tr("A policy broke the hook contract: the runs stopped, the scenario stays.\n%1\n"
+            "Restart runs them again; after a fix, File ▸ Reload policy plugins (Ctrl+R) loads the rebuilt plugin.")
              .arg(message));
 }
 

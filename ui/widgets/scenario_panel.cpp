@@ -158,6 +158,9 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
             updateSwitchMenu(row);
             updateUnappliedEdits();
         });
+        // The first choice (baseline) has no switches: the button says so
+        // from the start, not only once the box has changed.
+        updateSwitchMenu(row);
         auto* line = new QHBoxLayout;
         auto* swatch = new QLabel(this);
         swatch->setFixedSize(12, 12);
