@@ -2,9 +2,10 @@
 //
 // wakebench: the workbench window. Options are checked before Qt starts a
 // display connection, so a bad value is reported (exit 2) even where no
-// display exists, and --screenshot needs none. --screenshot writes the
-// window, or with --view one of its views composed for a slide (title,
-// view, legend), at --size, as PNG or SVG.
+// display exists, and --screenshot needs none. --plugin loads policy
+// plugins first, so that a --scenario may name their policies. --screenshot
+// writes the window, or with --view one of its views composed for a slide
+// (title, view, legend), at --size, as PNG or SVG.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -18,6 +19,8 @@
 #include <cstdio>
 #include <exception>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "decision/decision_diagram.h"
 #include "base/sim_time.h"
@@ -30,6 +33,7 @@
 #include "io/scenario_json.h"
 #include "io/topology_library.h"
 #include "main_window.h"
+#include "plugin/plugin_loader.h"
 #include "sim/sim_session.h"
 #include "topology/machine.h"
 
@@ -49,6 +53,7 @@ int usage_error(const QString& message)
 }
 
 struct Options {
+    QStringList plugins;  // --plugin, loaded: absolute paths
     std::optional<wb::Scenario> scenario;
     QString scenario_path;
     int case_index = 0;
@@ -107,7 +112,12 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         QStringLiteral("Run flat out for SECONDS of wall time, then print frames per second, the longest stall of "
                        "the window's event loop and the time spent restyling the grids per frame, and exit."),
         QStringLiteral("SECONDS"));
-    parser.addOptions({scenario, case_option, machine, screenshot, view, size, at, select_cpu, frame_stats});
+    const QCommandLineOption plugin(
+        QStringLiteral("plugin"),
+        QStringLiteral("Load a policy plugin (a shared library built against the Wakebench SDK) first; repeatable. "
+                       "Its policies join the choices, and the window loads it again at its next start."),
+        QStringLiteral("PATH.so"));
+    parser.addOptions({plugin, scenario, case_option, machine, screenshot, view, size, at, select_cpu, frame_stats});
 
     if (!parser.parse(args))
         return usage_error(parser.errorText() + QStringLiteral(" (see --help)"));
@@ -122,6 +132,15 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         return usage_error(
             QStringLiteral("unexpected argument '%1' (see --help)").arg(parser.positionalArguments().constFirst()));
 
+    // Before the scenario, whose policies may be the plugins'.
+    for (const QString& path : parser.values(plugin)) {
+        try {
+            out.plugins << QString::fromStdString(wb::load_plugin(path.toStdString()).path);
+        } catch (const std::exception& e) {
+            return usage_error(
+                QStringLiteral("--plugin %1: cannot load the plugin:\n%2").arg(path, QString::fromStdString(e.what())));
+        }
+    }
     if (parser.isSet(scenario)) {
         const QString path = parser.value(scenario);
         const QFileInfo file(path);
@@ -298,6 +317,25 @@ int measure_frames(wb::MainWindow& window, double seconds)
     return 0;
 }
 
+// argv without the --plugin options (both --plugin PATH and --plugin=PATH),
+// null-terminated as QApplication wants it; the strings stay argv's.
+std::vector<char*> arguments_for_qt(int argc, char** argv)
+{
+    std::vector<char*> out;
+    for (int i = 0; i < argc; ++i) {
+        const std::string_view arg(argv[i]);
+        if (i > 0 && (arg == "--plugin" || arg == "-plugin")) {
+            ++i;  // and its value
+            continue;
+        }
+        if (i > 0 && (arg.starts_with("--plugin=") || arg.starts_with("-plugin=")))
+            continue;
+        out.push_back(argv[i]);
+    }
+    out.push_back(nullptr);
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -314,7 +352,11 @@ int main(int argc, char** argv)
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
-    QApplication app(argc, argv);
+    // Qt takes -plugin and --plugin for itself (a generic input plugin to
+    // load) and would warn "No such plugin": it sees the arguments without ours.
+    std::vector<char*> qt_argv = arguments_for_qt(argc, argv);
+    int qt_argc = static_cast<int>(qt_argv.size()) - 1;
+    QApplication app(qt_argc, qt_argv.data());
     QApplication::setApplicationName(QStringLiteral("wakebench"));
 
     wb::MainWindow window;
@@ -322,6 +364,13 @@ int main(int argc, char** argv)
         window.setAttribute(Qt::WA_DontShowOnScreen);
         // A picture must not depend on what this user opened last time.
         window.setRemembering(false);
+    } else {
+        // The last session's plugins before its scenario, which may name
+        // their policies; one that no longer loads is reported once the
+        // window is up, and forgotten.
+        window.restorePlugins();
+        for (const QString& path : options.plugins)
+            window.rememberPlugin(path);
     }
     int error_status = 0;
     window.setErrorHandler([&](const QString& title, const QString& message) {

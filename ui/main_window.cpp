@@ -85,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(session_, &SimSession::failed, this, [this](const QString& message) {
         fail(tr("Cannot run the scenario"), tr("The runs could not start.\n%1").arg(message));
     });
+    connect(session_, &SimSession::runFailed, this, &MainWindow::onRunFailed);
     comparison_job_ = new ComparisonJob(this);
     connect(comparison_job_, &ComparisonJob::progress, this, [this](int done, int total) {
         message_status_->setText(tr("comparison %1/%2 runs").arg(done).arg(total));
@@ -181,6 +182,15 @@ void MainWindow::buildActions()
     restart_ = new QAction(icon(QStyle::SP_BrowserReload), tr("Re&start"), this);
     restart_->setToolTip(tr("Start the runs again from time 0"));
     connect(restart_, &QAction::triggered, this, &MainWindow::restartSimulation);
+    reload_plugins_ = new QAction(tr("Re&load policy plugins"), this);
+    reload_plugins_->setObjectName(QStringLiteral("reloadPluginsAction"));
+    // Ctrl+R: rebuild, reload, watch, the loop of writing a policy.
+    reload_plugins_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    reload_plugins_->setToolTip(
+        tr("Load every policy plugin again from its file (a rebuilt one replaces its policies) and restart the "
+           "runs on the same scenario and seed (Ctrl+R)"));
+    reload_plugins_->setEnabled(false);  // until a plugin is loaded
+    connect(reload_plugins_, &QAction::triggered, this, &MainWindow::reloadPlugins);
 
     present_ = new QAction(tr("&Presentation mode"), this);
     present_->setCheckable(true);
@@ -277,6 +287,10 @@ void MainWindow::buildMenus()
     file->addAction(save_);
     file->addSeparator();
     file->addAction(tr("Open &machine file…"), this, &MainWindow::openMachineFileDialog);
+    file->addSeparator();
+    file->addAction(tr("Load policy &plugin…"), this, &MainWindow::loadPluginDialog)
+        ->setObjectName(QStringLiteral("loadPluginAction"));
+    file->addAction(reload_plugins_);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -11,8 +11,8 @@
 //
 // Its definitions are split by concern: main_window.cpp (building the
 // window, selection, presentation, export), main_window_scenarios.cpp
-// (scenarios and machines) and main_window_run.cpp (run controls and what
-// the worker sends back).
+// (scenarios and machines), main_window_plugins.cpp (policy plugins) and
+// main_window_run.cpp (run controls and what the worker sends back).
 #pragma once
 
 #include <QHash>
@@ -107,8 +107,32 @@ public:
     const Machine& machine() const;  // only when hasMachine()
     const SchedDomains& schedDomains() const;
     QString machineSpec() const;
-    // `wakesim run` for each policy shown and `wakesim compare` for all.
+    // `wakesim run` for each policy shown and `wakesim compare` for all,
+    // each with `--plugin PATH` for the plugins its policies come from.
     QString wakesimCommand() const;
+
+    // --- policy plugins ------------------------------------------------------
+    // Loads a plugin (wb::load_plugin): its policies join the scenario
+    // panel's choices, and the window loads it again at its next start.
+    // False when it cannot: the error handler was told why (the loader's
+    // message names the file) and the policies stay as they were. A plugin
+    // already loaded is loaded again, as reloadPlugins() does.
+    bool loadPlugin(const QString& path);
+    // Ctrl+R: every loaded plugin again from its file (a rebuilt one
+    // replaces its policies), then the runs restart on the same scenario,
+    // case and seed. The runs are stopped and dropped first, so nothing
+    // still runs on the old builds' policies. False if a plugin failed to
+    // load (reported; its old build stays) or the scenario no longer runs.
+    bool reloadPlugins();
+    // The plugins of the last session (QSettings), loaded again; one that
+    // fails is reported once the event loop runs and is forgotten. False
+    // when one failed. The window comes up either way.
+    bool restorePlugins();
+    // A plugin loaded before the window existed (wakebench --plugin):
+    // remembered like one loaded from the menu.
+    void rememberPlugin(const QString& path);
+    // What the next start loads again: absolute paths, in the order loaded.
+    QStringList rememberedPlugins() const;
 
     // --- the run -----------------------------------------------------------
     void runSimulation();
@@ -180,6 +204,7 @@ private:
     void onStepped(const StepRecords& records);
     void onStateChanged(SimState state);
     void onStopped(const QString& why);
+    void onRunFailed(const QString& message);
     void onCpuSelected(int cpu);
     void onDomainSelected(int domain_id);
     void showRecordInDiagram(int policy, const DecisionRecord& rec);
@@ -192,6 +217,9 @@ private:
     void exportResults(const QString& format);
     void copyTextTable();
     void copyWakesimCommand();
+    void loadPluginDialog();
+    // The plugins' policies changed: the panel's choices and Reload follow.
+    void pluginsChanged();
     void pushRecent(const QString& path);
     void rebuildRecentMenu();
     void rememberScenario();
@@ -236,6 +264,7 @@ private:
     QAction* step_ = nullptr;
     QAction* divergence_ = nullptr;
     QAction* restart_ = nullptr;
+    QAction* reload_plugins_ = nullptr;
     QAction* present_ = nullptr;
     QAction* export_ = nullptr;
     QAction* decision_focus_ = nullptr;

@@ -4,6 +4,7 @@
 // shown and the runs' setup. Private to the MainWindow's source files.
 #pragma once
 
+#include <QSettings>
 #include <QString>
 
 #include "io/scenario_json.h"
@@ -20,5 +21,8 @@ struct MainWindow::Loaded {
     SessionSetup setup;
     SchedDomains domains;
 };
+
+// The window's settings: the last scenario, recent files, remembered plugins.
+QSettings window_settings();
 
 }  // namespace wb

@@ -325,7 +325,7 @@ void MainWindow::showRecordInDiagram(int policy, const DecisionRecord& rec)
 void MainWindow::onStateChanged(SimState state)
 {
     const bool moving = state == SimState::Running || state == SimState::Seeking;
-    run_->setEnabled(!moving && state != SimState::Finished && state != SimState::Empty);
+    run_->setEnabled(!moving && state == SimState::Paused);
     pause_->setEnabled(moving);
     step_->setEnabled(state == SimState::Paused);
     divergence_->setEnabled(state == SimState::Paused && gridCount() > 1);
@@ -336,6 +336,19 @@ void MainWindow::onStateChanged(SimState state)
 void MainWindow::onStopped(const QString& why)
 {
     message_status_->setText(why);
+}
+
+// A policy broke its contract mid-run: the worker has dropped the runs. The
+// grids keep the last frame and the form the scenario, to change the policy
+// or rebuild the plugin and reload it.
+void MainWindow::onRunFailed(const QString& message)
+{
+    rate_status_->setText(tr("stopped"));
+    message_status_->setText(tr("the run stopped: %1").arg(message));
+    fail(tr("The run stopped"),
+         tr("A policy broke the hook contract: the runs stopped, the scenario stays.\n%1\n"
+            "Restart runs them again; after a fix, File ▸ Reload policy plugins (Ctrl+R) loads the rebuilt plugin.")
+             .arg(message));
 }
 
 }  // namespace wb

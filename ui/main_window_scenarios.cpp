@@ -33,6 +33,7 @@
 #include "main_window_loaded.h"
 #include "policies/registry.h"
 #include "run_keys.h"
+#include "scenario_plugins.h"
 #include "session/scenario_session.h"
 #include "sim/comparison_job.h"
 #include "sim/sim_session.h"
@@ -52,13 +53,13 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 
-QSettings settings()
+}  // namespace
+
+QSettings window_settings()
 {
     return QSettings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("wakebench"),
                      QStringLiteral("wakebench"));
 }
-
-}  // namespace
 
 // --- scenarios -------------------------------------------------------------
 
@@ -132,6 +133,8 @@ bool MainWindow::setScenario(const Scenario& scenario, const QString& path, int 
     loaded->scenario = scenario;
     loaded->path = path;
     loaded->case_index = case_index;
+    // `scenario` and `path` may be the old Loaded's own (a case chosen in
+    // the panel passes them): from here on only loaded_ is read.
     loaded_ = std::move(loaded);
 
     comparison_job_->cancel();
@@ -157,7 +160,7 @@ bool MainWindow::setScenario(const Scenario& scenario, const QString& path, int 
 
     const Machine& m = loaded_->setup.machine;
     setWindowTitle(
-        tr("Wakebench — %1 — %2").arg(QString::fromStdString(scenario.name), QString::fromStdString(m.name)));
+        tr("Wakebench — %1 — %2").arg(QString::fromStdString(loaded_->scenario.name), QString::fromStdString(m.name)));
     machine_status_->setText(tr("%1 · %2 · %3")
                                  .arg(QString::fromStdString(m.name), plural(m.nr_cpus(), "CPU", "CPUs"),
                                       plural(m.nr_llcs(), "LLC", "LLCs")));
@@ -166,6 +169,7 @@ bool MainWindow::setScenario(const Scenario& scenario, const QString& path, int 
     pushBreakpoints();
     session_->load(loaded_->setup);
     rememberScenario();
+    pluginsChanged();  // a scenario file may have brought plugins of its own
     emit machineChanged();
     emit scenarioChanged();
     return true;
@@ -218,7 +222,11 @@ bool MainWindow::saveScenario(const QString& path)
         return false;
     try {
         Scenario s = scenario_panel_->scenario();
+        // The file names the plugins its policies come from, so that wakesim
+        // and the next window can read it.
+        s.plugins = plugins_to_save(s, loaded_->path, path);
         save_scenario_file(s, path.toStdString());
+        scenario_panel_->setPlugins(s.plugins);
         loaded_->scenario = s;
         loaded_->path = path;
     } catch (const std::exception& e) {
@@ -232,13 +240,16 @@ bool MainWindow::saveScenario(const QString& path)
 
 void MainWindow::restoreLastScenario()
 {
-    QSettings st = settings();
+    QSettings st = window_settings();
     const QString json = st.value(QStringLiteral("last/scenario")).toString();
     const QString path = st.value(QStringLiteral("last/path")).toString();
     const int case_index = st.value(QStringLiteral("last/case"), 0).toInt();
     if (!json.isEmpty()) {
         try {
-            const Scenario s = parse_scenario_json(json.toStdString(), "last session's scenario");
+            // Named by its file, if it had one: its plugins' relative paths
+            // are read against that file's folder.
+            const Scenario s = parse_scenario_json(
+                json.toStdString(), path.isEmpty() ? std::string("last session's scenario") : path.toStdString());
             // Quietly: a scenario that no longer loads (a machine file moved)
             // falls back to the default rather than greeting with an error.
             ErrorHandler saved = on_error_;
@@ -258,7 +269,7 @@ void MainWindow::rememberScenario()
 {
     if (!loaded_ || !remember_)
         return;
-    QSettings st = settings();
+    QSettings st = window_settings();
     st.setValue(QStringLiteral("last/scenario"), QString::fromStdString(scenario_to_json(loaded_->scenario)));
     st.setValue(QStringLiteral("last/path"), loaded_->path);
     st.setValue(QStringLiteral("last/case"), loaded_->case_index);
@@ -266,7 +277,7 @@ void MainWindow::rememberScenario()
 
 QStringList MainWindow::recentScenarios() const
 {
-    return settings().value(QStringLiteral("recent")).toStringList();
+    return window_settings().value(QStringLiteral("recent")).toStringList();
 }
 
 void MainWindow::pushRecent(const QString& path)
@@ -279,7 +290,7 @@ void MainWindow::pushRecent(const QString& path)
     list.prepend(full);
     while (list.size() > kMaxRecent)
         list.removeLast();
-    QSettings st = settings();
+    QSettings st = window_settings();
     st.setValue(QStringLiteral("recent"), list);
     rebuildRecentMenu();
 }
@@ -379,10 +390,11 @@ QString MainWindow::wakesimCommand() const
         return {};
     QStringList lines;
     for (const std::string& p : setup->policies)
-        lines << QString::fromStdString(wakesim_run_command(*setup, p));
+        lines << with_plugin_options(QString::fromStdString(wakesim_run_command(*setup, p)), plugins_of_policies({p}));
     const int runs = scenario_panel_->scenario().runs;
     if (setup->policies.size() > 1 || runs > 1)
-        lines << QString::fromStdString(wakesim_compare_command(*setup, runs));
+        lines << with_plugin_options(QString::fromStdString(wakesim_compare_command(*setup, runs)),
+                                     plugins_of_policies(setup->policies));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -4,6 +4,7 @@
 // and the screenshot it writes.
 #include <QColor>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QObject>
 #include <QProcess>
@@ -21,11 +22,15 @@ struct Run {
     QString err;
 };
 
-Run run_wakebench(const QStringList& args)
+// `config_home`, when given, holds the window's settings for this run
+// (XDG_CONFIG_HOME), so that a run that remembers writes there.
+Run run_wakebench(const QStringList& args, const QString& config_home = {})
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    if (!config_home.isEmpty())
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), config_home);
     process.setProcessEnvironment(env);
     process.start(QStringLiteral(WB_WAKEBENCH_BIN), args);
     Run run;
@@ -95,6 +100,18 @@ SvgSize svg_size(const QString& path)
 }
 
 const QString kAltra = QStringLiteral(WB_SOURCE_DIR "/resources/scenarios/altra-pipe-side-by-side.json");
+
+// teaching-8 under mainline and the example plugin's policy, without a
+// "plugins" entry: only --plugin makes its second policy known.
+bool write_plugin_scenario(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) &&
+           file.write(
+               "{\"schema_version\": 1, \"name\": \"p\", \"machine\": \"teaching-8\",\n"
+               " \"cases\": [{\"label\": \"pipe\", \"workload\": \"pipe:loops=300\"}],\n"
+               " \"policies\": [\"baseline\", \"prefer-idle-prev-llc\"]}\n") > 0;
+}
 
 }  // namespace
 
@@ -297,6 +314,8 @@ private slots:
         const Run run = run_wakebench({QStringLiteral("--scenario"), kAltra, QStringLiteral("--size"),
                                        QStringLiteral("1920x1080"), QStringLiteral("--screenshot"), png});
         QVERIFY2(run.status == 0, qPrintable(run.err));
+        // Qt did not take --plugin for one of its own (a generic input plugin).
+        QVERIFY2(!run.err.contains(QStringLiteral("No such plugin")), qPrintable(run.err));
         const QImage image(png);
         QCOMPARE(image.size(), QSize(1920, 1080));
         // The window laid out at that size, not a smaller one scaled up:
@@ -338,6 +357,8 @@ private slots:
                            QStringLiteral("--view"), QStringLiteral("throughput"), QStringLiteral("--size"),
                            QStringLiteral("1280x720"), QStringLiteral("--screenshot"), png});
         QVERIFY2(run.status == 0, qPrintable(run.err));
+        // Qt did not take --plugin for one of its own (a generic input plugin).
+        QVERIFY2(!run.err.contains(QStringLiteral("No such plugin")), qPrintable(run.err));
         const QImage image(png);
         QCOMPARE(image.size(), QSize(1280, 720));
         QVERIFY(pixels_of(image, qRgb(0x00, 0x72, 0xb2)) > 500);
@@ -367,12 +388,70 @@ private slots:
         QCOMPARE(svg_size(svg).view_box, QStringLiteral("0 0 1280 800"));
     }
 
+    void aPluginThatDoesNotLoadIsAUsageError_data()
+    {
+        QTest::addColumn<QString>("plugin");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("missing") << QStringLiteral("/nonexistent/libmine.so") << QStringLiteral("no such file");
+        QTest::newRow("other ABI") << QStringLiteral(WB_PLUGIN_ABI_MISMATCH) << QStringLiteral("hook ABI version");
+        QTest::newRow("not a library") << kAltra << QStringLiteral("cannot load the plugin: ");
+    }
+
+    // Before any display: the loader's message, naming the file, and status 2.
+    void aPluginThatDoesNotLoadIsAUsageError()
+    {
+        QFETCH(QString, plugin);
+        QFETCH(QString, expected);
+        const Run run = run_wakebench({QStringLiteral("--plugin"), plugin});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.startsWith(QStringLiteral("wakebench: --plugin ") + plugin + QStringLiteral(": cannot load")),
+                 qPrintable(run.err));
+        QVERIFY2(run.err.contains(QFileInfo(plugin).fileName()), qPrintable(run.err));
+        QVERIFY2(run.err.contains(expected), qPrintable(run.err));
+    }
+
+    // --plugin loads before the scenario is read: its policies may be named.
+    void aScenarioMayNameAPluginsPolicy()
+    {
+        QTemporaryDir dir;
+        const QString scenario = dir.filePath(QStringLiteral("p.json"));
+        QVERIFY(write_plugin_scenario(scenario));
+        const QString png = dir.filePath(QStringLiteral("p.png"));
+        Run run = run_wakebench({QStringLiteral("--scenario"), scenario, QStringLiteral("--screenshot"), png});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("prefer-idle-prev-llc")), qPrintable(run.err));
+        QVERIFY(!QFile::exists(png));
+        run = run_wakebench({QStringLiteral("--plugin"), QStringLiteral(WB_PLUGIN_EXAMPLE),
+                             QStringLiteral("--scenario"), scenario, QStringLiteral("--at"), QStringLiteral("50us"),
+                             QStringLiteral("--screenshot"), png});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        // Qt did not take --plugin for one of its own (a generic input plugin).
+        QVERIFY2(!run.err.contains(QStringLiteral("No such plugin")), qPrintable(run.err));
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(1280, 800));
+        QVERIFY(pixels_of(image, qRgb(0xd5, 0x5e, 0x00)) > 1000);  // the second policy's frame
+    }
+
+    // A window (not a picture) remembers the plugins given with --plugin.
+    void aPluginGivenAtStartIsRemembered()
+    {
+        QTemporaryDir config;
+        const Run run = run_wakebench({QStringLiteral("--plugin"), QStringLiteral(WB_PLUGIN_EXAMPLE),
+                                       QStringLiteral("--frame-stats"), QStringLiteral("0.2")},
+                                      config.path());
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        const QString ini = read_text(config.filePath(QStringLiteral("wakebench/wakebench.ini")));
+        QVERIFY2(
+            ini.contains(QStringLiteral("plugins=") + QFileInfo(QStringLiteral(WB_PLUGIN_EXAMPLE)).absoluteFilePath()),
+            qPrintable(ini));
+    }
+
     void helpListsTheOptions()
     {
         const Run run = run_wakebench({QStringLiteral("--help")});
         QCOMPARE(run.status, 0);
-        for (const char* option :
-             {"--machine", "--scenario", "--screenshot", "--at", "--case", "--select-cpu", "--view", "--size"})
+        for (const char* option : {"--machine", "--scenario", "--screenshot", "--at", "--case", "--select-cpu",
+                                   "--view", "--size", "--plugin"})
             QVERIFY2(run.out.contains(QLatin1String(option)), option);
         QVERIFY2(run.out.contains(QStringLiteral("wakebench")), qPrintable(run.out));
     }

@@ -17,11 +17,12 @@
 namespace wb {
 
 enum class SimState {
-    Empty,    // nothing loaded
-    Paused,   // loaded, waiting
-    Running,  // running on its own clock
-    Seeking,  // stepping to the next divergence
-    Finished  // every run is done
+    Empty,     // nothing loaded
+    Paused,    // loaded, waiting
+    Running,   // running on its own clock
+    Seeking,   // stepping to the next divergence
+    Finished,  // every run is done
+    Failed     // a run broke (a policy's hook threw, or returned an impossible CPU): restart or load anew
 };
 
 // A run's generation: the session's count of loads and restarts when the run

@@ -58,6 +58,10 @@ SimSession::SimSession(QObject* parent) : QObject(parent)
             emit stopped(why);
     });
     connect(worker_, &SimWorker::failed, this, &SimSession::failed);
+    connect(worker_, &SimWorker::runFailed, this, [this](RunGeneration generation, const QString& message) {
+        if (generation == generation_)
+            emit runFailed(message);
+    });
     connect(worker_, &SimWorker::paced, this, [this](RunGeneration generation, qint64 first_wakeups_ns) {
         if (generation == generation_)
             emit paced(first_wakeups_ns);
@@ -83,6 +87,21 @@ void SimSession::shutdown()
     thread_->wait();
     delete worker_;
     worker_ = nullptr;
+}
+
+void SimSession::dropRuns()
+{
+    if (!worker_)
+        return;
+    worker_->requestStop();
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_, g = ++generation_] { w->dropRuns(g); }, Qt::BlockingQueuedConnection);
+    // Known now, not when the worker's queued word arrives: a load may
+    // come first and make it a stale generation's.
+    if (state_ != SimState::Empty) {
+        state_ = SimState::Empty;
+        emit stateChanged(state_);
+    }
 }
 
 template <typename F>

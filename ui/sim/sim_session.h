@@ -41,6 +41,11 @@ public:
     SimState state() const { return state_; }
     const SimFrame& lastFrame() const { return last_frame_; }
     bool hasFrame() const { return last_frame_.serial != 0; }
+    // Stops the runs between two slices and drops them, and returns once
+    // the worker holds nothing of them (the state becomes Empty): then the
+    // policies they were built from may be replaced. restart() builds them
+    // again from the same setup, load() from another.
+    void dropRuns();
     // Stops the worker and joins its thread; later commands are ignored.
     void shutdown();
 
@@ -50,6 +55,9 @@ signals:
     void stateChanged(wb::SimState state);
     void stopped(const QString& why);
     void failed(const QString& message);
+    // The current run broke while advancing (SimState::Failed): the message
+    // names the policy, the hook and the wakeup.
+    void runFailed(const QString& message);
     // What the loaded scenario's first SimWorker::kPacedWakeups decisions take.
     void paced(qint64 first_wakeups_ns);
 

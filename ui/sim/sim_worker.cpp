@@ -8,6 +8,7 @@
 #include "divergence_text.h"
 #include "engine/simulator.h"
 #include "io/input_error.h"
+#include "plugin/policy_error.h"
 #include "session/pace.h"
 
 namespace wb {
@@ -84,6 +85,40 @@ void SimWorker::restart(RunGeneration generation)
         settle(SimState::Paused);
 }
 
+void SimWorker::dropRuns(RunGeneration generation)
+{
+    pump_->stop();
+    run_.reset();
+    run_to_ = Time();
+    generation_ = generation;
+    // The slice that requestStop() cut short is over: later commands run.
+    stop_ = false;
+    setState(SimState::Empty);
+}
+
+template <typename F>
+void SimWorker::guarded(F&& advance)
+{
+    try {
+        advance();
+    } catch (const PolicyError& e) {
+        breakDown(QString::fromStdString(e.what()));
+    } catch (const std::exception& e) {
+        breakDown(QStringLiteral("internal error while running: %1").arg(QString::fromStdString(e.what())));
+    }
+}
+
+// The engine stopped in the middle of an event: its state is not one to
+// advance, or even to snapshot, again. The window keeps the last frame.
+void SimWorker::breakDown(const QString& message)
+{
+    pump_->stop();
+    run_.reset();
+    run_to_ = Time();
+    setState(SimState::Failed);
+    emit runFailed(generation_, message);
+}
+
 void SimWorker::setState(SimState state)
 {
     if (state_ == state)
@@ -155,11 +190,13 @@ void SimWorker::step()
         return;
     pump_->stop();
     run_to_ = Time();
-    const LockstepStep s = run_->step_wakeup();
-    StepRecords out{0, s.records, s.hits, s.diverged, false};
-    // The records last: the diagram animates them once the state is paused.
-    settle(run_->finished() ? SimState::Finished : SimState::Paused);
-    sendStepped(std::move(out));
+    guarded([this] {
+        const LockstepStep s = run_->step_wakeup();
+        StepRecords out{0, s.records, s.hits, s.diverged, false};
+        // The records last: the diagram animates them once the state is paused.
+        settle(run_->finished() ? SimState::Finished : SimState::Paused);
+        sendStepped(std::move(out));
+    });
 }
 
 void SimWorker::nextDivergence()
@@ -206,13 +243,13 @@ void SimWorker::pump()
 {
     if (stop_ || !run_)
         return;
-    QElapsedTimer slice;
-    slice.start();
-    if (state_ == SimState::Seeking)
-        advanceSeeking(kSliceNs);
-    else if (state_ == SimState::Running)
-        advanceRunning(kSliceNs);
-    if (stop_)
+    guarded([this] {
+        if (state_ == SimState::Seeking)
+            advanceSeeking(kSliceNs);
+        else if (state_ == SimState::Running)
+            advanceRunning(kSliceNs);
+    });
+    if (stop_ || !run_)
         return;
     if (state_ == SimState::Running || state_ == SimState::Seeking) {
         sendFrame(false);

@@ -54,6 +54,10 @@ public:
     void step();
     void nextDivergence();
     void restart(RunGeneration generation);
+    // Drops the runs and serves a requestStop(): nothing of them is left on
+    // this thread, so the policies they were built from can be replaced.
+    // The setup stays for restart().
+    void dropRuns(RunGeneration generation);
     // Simulated seconds per wall second; <= 0 as fast as possible.
     void setSpeed(double simulated_per_wall_second);
     void setBreakpoints(std::vector<Breakpoint> breakpoints, bool on_first_divergence);
@@ -64,12 +68,21 @@ signals:
     void stateChanged(wb::RunGeneration generation, wb::SimState state);
     // Why a run paused on its own: a breakpoint, the first divergence, the end.
     void stopped(wb::RunGeneration generation, const QString& why);
+    // The runs could not be built (a bad setup): nothing is loaded.
     void failed(const QString& message);
+    // A run broke while advancing (a PolicyError names the policy, the hook
+    // and the wakeup): the runs are dropped, the state is Failed.
+    void runFailed(wb::RunGeneration generation, const QString& message);
     // The simulated time the loaded run's first kPacedWakeups decisions take.
     void paced(wb::RunGeneration generation, qint64 first_wakeups_ns);
 
 private:
     void pump();
+    // Runs `advance`; an exception from the engine (a policy breaking its
+    // contract) stops the run instead of unwinding through Qt's event loop.
+    template <typename F>
+    void guarded(F&& advance);
+    void breakDown(const QString& message);
     void advanceRunning(qint64 budget_ns);
     void advanceByWakeups(qint64 budget_ns, Time target);
     void advanceSeeking(qint64 budget_ns);

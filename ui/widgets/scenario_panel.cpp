@@ -12,6 +12,7 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -139,17 +140,12 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
     params_->setContentsMargins(12, 0, 0, 0);
     form->addRow(params_);
 
+    catalog_ = policy_catalog();
     for (int row = 0; row < kPolicyRows; ++row) {
         auto* combo = new QComboBox(this);
         combo->setObjectName(QStringLiteral("scenarioPolicy%1").arg(row));
         combo->setEditable(true);  // composite specs ("a+b") are typed
         combo->setInsertPolicy(QComboBox::NoInsert);
-        if (row > 0)
-            combo->addItem(QString());
-        for (const PolicyInfo* info : policy_catalog()) {
-            combo->addItem(qs(info->name));
-            combo->setItemData(combo->count() - 1, qs(info->summary), Qt::ToolTipRole);
-        }
         auto* sw = new QToolButton(this);
         sw->setObjectName(QStringLiteral("scenarioSwitches%1").arg(row));
         sw->setText(tr("switches"));
@@ -157,10 +153,14 @@ ScenarioPanel::ScenarioPanel(QWidget* parent) : QWidget(parent)
         sw->setMenu(new SwitchMenu(sw));
         policies_[row] = combo;
         switches_[row] = sw;
+        fillPolicyChoices(row);
         connect(combo, &QComboBox::currentTextChanged, this, [this, row] {
             updateSwitchMenu(row);
             updateUnappliedEdits();
         });
+        // The first choice (baseline) has no switches: the button says so
+        // from the start, not only once the box has changed.
+        updateSwitchMenu(row);
         auto* line = new QHBoxLayout;
         auto* swatch = new QLabel(this);
         swatch->setFixedSize(12, 12);
@@ -222,6 +222,8 @@ ScenarioPanel::~ScenarioPanel() = default;
 void ScenarioPanel::setScenario(const Scenario& scenario, int case_index)
 {
     loading_ = true;
+    // A scenario file may have brought plugins whose policies it names.
+    refreshPolicyChoices();
     scenario_ = scenario;
     machine_->setCurrentText(QString::fromStdString(scenario.machine));
     case_->clear();
@@ -307,6 +309,56 @@ void ScenarioPanel::buildWorkloadForm(const QString& name)
         param_edits_.push_back(edit);
         param_names_.push_back(QString::fromStdString(p.name));
     }
+}
+
+void ScenarioPanel::refreshPolicyChoices()
+{
+    std::vector<const PolicyInfo*> catalog = policy_catalog();
+    if (catalog == catalog_)
+        return;
+    catalog_ = std::move(catalog);
+    for (int row = 0; row < kPolicyRows; ++row) {
+        // The switches as the user left them, by name: a rebuilt plugin's
+        // policy has a new PolicyInfo, perhaps with other switches.
+        std::vector<std::pair<QString, bool>> toggled;
+        for (QAction* a : switches_[row]->menu()->actions())
+            toggled.emplace_back(a->text(), a->isChecked());
+        fillPolicyChoices(row);
+        updateSwitchMenu(row);
+        for (QAction* a : switches_[row]->menu()->actions())
+            for (const auto& [name, on] : toggled)
+                if (a->text() == name)
+                    a->setChecked(on);
+        updateSwitchButton(row);
+    }
+    updateUnappliedEdits();
+}
+
+// The row's box offers catalog_ and still shows what it showed.
+void ScenarioPanel::fillPolicyChoices(int row)
+{
+    QComboBox* combo = policies_[row];
+    const bool filled = combo->count() > 0;  // a new box shows its first choice
+    const QString text = combo->currentText();
+    const QSignalBlocker quiet(combo);
+    combo->clear();
+    if (row > 0)
+        combo->addItem(QString());
+    for (const PolicyInfo* info : catalog_) {
+        combo->addItem(qs(info->name));
+        const QString plugin = QString::fromStdString(policy_plugin(info->name));
+        combo->setItemData(combo->count() - 1,
+                           plugin.isEmpty() ? qs(info->summary) : tr("%1\n(plugin %2)").arg(qs(info->summary), plugin),
+                           Qt::ToolTipRole);
+    }
+    if (filled)
+        combo->setCurrentText(text);
+}
+
+void ScenarioPanel::setPlugins(const std::vector<std::string>& plugins)
+{
+    scenario_.plugins = plugins;
+    set_form_.plugins = plugins;
 }
 
 void ScenarioPanel::updateSwitchMenu(int row)

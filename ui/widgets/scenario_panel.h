@@ -12,9 +12,11 @@
 
 #include <QString>
 #include <QWidget>
+#include <string>
 #include <vector>
 
 #include "io/scenario_json.h"
+#include "wakebench/policy_info.h"
 
 class QComboBox;
 class QFormLayout;
@@ -50,6 +52,14 @@ public:
     // The form differs from the scenario last given to setScenario().
     bool hasUnappliedEdits() const { return unapplied_; }
 
+    // Offers every policy of the catalog (policy_catalog()) in the policy
+    // boxes, keeping what each shows and its switches: after a plugin is
+    // loaded or reloaded. Cheap when the catalog has not changed.
+    void refreshPolicyChoices();
+    // The scenario's "plugins" as written in the file it was just saved to,
+    // the rest of the form untouched.
+    void setPlugins(const std::vector<std::string>& plugins);
+
 signals:
     void applyRequested();
     void caseChosen(int index);
@@ -63,6 +73,7 @@ signals:
 private:
     void buildWorkloadForm(const QString& name);
     void fillWorkload(const QString& spec);
+    void fillPolicyChoices(int row);
     void updateSwitchMenu(int row);
     // "switches (1 off)" and a tooltip naming the switches not at their default.
     void updateSwitchButton(int row);
@@ -82,6 +93,7 @@ private:
     QFormLayout* params_ = nullptr;
     std::vector<QLineEdit*> param_edits_;
     std::vector<QString> param_names_;
+    std::vector<const wakebench::PolicyInfo*> catalog_;  // what the policy boxes offer
     QComboBox* policies_[kPolicyRows] = {};
     QToolButton* switches_[kPolicyRows] = {};
     QListWidget* features_ = nullptr;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The simulation thread as the window drives it: load, step, run, pause,
-// breakpoints, the next divergence and a clean stop, all through queued
-// calls and signals.
+// breakpoints, the next divergence, a run that breaks, runs dropped and a
+// clean stop, all through queued calls and signals.
 #include <QElapsedTimer>
 #include <QObject>
 #include <QSignalSpy>
@@ -13,6 +13,7 @@
 
 #include "engine/simulator.h"
 #include "io/topology_library.h"
+#include "plugin/plugin_loader.h"
 #include "session/lockstep_run.h"
 #include "session/scenario_session.h"
 #include "sim/sim_session.h"
@@ -262,6 +263,67 @@ private slots:
         other.shutdown();
         other.step();
         other.run();
+    }
+
+    // A hook that throws mid-run stops that run: Failed, with the engine's
+    // message, and nothing more from it; the thread lives on and a restart
+    // runs the same setup from time 0.
+    void aThrowingHookFailsTheRunNotTheThread()
+    {
+        load_plugin(WB_PLUGIN_MISBEHAVING);
+        SimSession session;
+        QSignalSpy frames(&session, &SimSession::frameReady);
+        QSignalSpy failed(&session, &SimSession::runFailed);
+        session.load(setup_of("teaching-8", "pipe:loops=1000", {"baseline", "throws-in-hook"}));
+        QVERIFY(wait_count(frames, 1));
+        session.setSpeed(0);
+        session.run();
+        QVERIFY(wait_count(failed, 1));
+        const QString message = failed.at(0).at(0).toString();
+        QVERIFY2(message.startsWith(QStringLiteral("policy 'throws-in-hook', hook before_select_idle_sibling, "
+                                                   "wakeup of task ")),
+                 qPrintable(message));
+        QVERIFY2(message.endsWith(QStringLiteral(": threw: my idea is not finished")), qPrintable(message));
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SimState::Failed, 10000);
+        frames.clear();
+        session.run();
+        session.step();
+        QTest::qWait(150);
+        QCOMPARE(frames.count(), 0);
+        QCOMPARE(failed.count(), 1);
+        session.restart();
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SimState::Paused, 10000);
+        QCOMPARE(session.lastFrame().runs[1].now, Time());
+        session.run();  // and breaks again, at the same wakeup
+        QVERIFY(wait_count(failed, 2));
+        QCOMPARE(failed.at(1).at(0).toString(), message);
+    }
+
+    // dropRuns() returns with the runs gone (Empty, no more frames) and the
+    // setup kept: a restart builds them again.
+    void droppedRunsStopAndRestartFromTheSameSetup()
+    {
+        SimSession session;
+        QSignalSpy frames(&session, &SimSession::frameReady);
+        session.load(setup_of("teaching-8", "pipe:loops=1000000", {"baseline"}));
+        QVERIFY(wait_count(frames, 1));
+        session.setSpeed(0);
+        session.run();
+        QTRY_VERIFY_WITH_TIMEOUT(session.lastFrame().runs[0].now > Time::ms(1), 60000);
+        session.dropRuns();
+        QCOMPARE(session.state(), SimState::Empty);
+        frames.clear();
+        QTest::qWait(150);
+        QCOMPARE(frames.count(), 0);
+        session.run();  // nothing to run
+        QTest::qWait(100);
+        QCOMPARE(frames.count(), 0);
+        session.restart();
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SimState::Paused, 10000);
+        QCOMPARE(session.lastFrame().runs[0].now, Time());
+        session.run();
+        QTRY_COMPARE_WITH_TIMEOUT(session.state(), SimState::Running, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(session.lastFrame().runs[0].now > Time(), 10000);
     }
 };
 
