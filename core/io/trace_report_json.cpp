@@ -31,11 +31,11 @@ std::string trace_report_to_json(const TraceSource& source, const ParsedTrace& t
             events[std::string(kTraceEventNames[i])] = r.events[i];
     events["other"] = trace.other_events;
     j["events"] = std::move(events);
-    j["lost_events"] = {{"markers", r.lost_markers}, {"events", r.lost_events}};
+    j["lost_events"] = {{"markers", r.anomalies.lost_markers}, {"events", r.anomalies.lost_events}};
     j["tasks"] = {{"seen", r.tasks_seen},
                   {"selected", r.tasks_selected},
                   {"before_trace", r.tasks_before_trace},
-                  {"pid_reuses", r.pid_reuses},
+                  {"pid_reuses", r.anomalies.pid_reuses},
                   {"comm_changes", r.comm_changes}};
     j["wakeups"] = m.wakeups;
     j["forks"] = r.forks;

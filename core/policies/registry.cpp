@@ -237,15 +237,16 @@ void register_plugin_policies(const std::string& plugin, std::vector<PluginPolic
                                             "expected policies with names of their own; '" + std::string(p.info->name) +
                                                 "' is a shipped policy's name"});
     const std::lock_guard<std::mutex> lock(g_plugins_mutex);
-    // A plugin loaded again (rebuilt) replaces what it gave before, and a
-    // name another plugin already gave is refused.
-    std::erase_if(g_plugin_entries, [&](const Entry& e) { return e.plugin == plugin; });
+    // A name another plugin already gave is refused, and then the plugin's
+    // earlier build (if any) stays loaded; otherwise a plugin loaded again
+    // (rebuilt) replaces what it gave before.
     for (const PluginPolicyEntry& p : policies)
         for (const Entry& e : g_plugin_entries)
-            if (e.info->name == p.info->name)
+            if (e.plugin != plugin && e.info->name == p.info->name)
                 throw InputError(Diagnostic{plugin, 0, 0, "",
                                             "expected policies with names of their own; '" + std::string(p.info->name) +
                                                 "' is already given by " + e.plugin});
+    std::erase_if(g_plugin_entries, [&](const Entry& e) { return e.plugin == plugin; });
     for (PluginPolicyEntry& p : policies)
         g_plugin_entries.push_back(Entry{p.info, std::move(p.make), plugin});
 }

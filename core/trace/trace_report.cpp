@@ -159,12 +159,7 @@ TraceReport build_trace_report(const ParsedTrace& trace, const Machine& machine,
         r.tasks_before_trace += t.before_trace;
         r.comm_changes += static_cast<std::uint64_t>(t.comm_changes);
     }
-    r.pid_reuses = state.pid_reuses();
-    r.lost_markers = state.lost_markers();
-    r.lost_events = state.lost_events();
-    r.wakeups_without_waking = state.wakeups_without_waking();
-    r.wakings_without_wakeup = state.wakings_without_wakeup();
-    r.wakeups_inferred = state.wakeups_inferred();
+    r.anomalies = state.anomalies();
     return r;
 }
 
@@ -200,11 +195,11 @@ std::string format_trace_report(const TraceReport& r, const ParsedTrace& trace, 
     }
     line(out, "tasks               %llu seen, %llu selected (%s); %llu already there when the trace began; %llu pids "
               "reused; %llu comm changes\n",
-         ull(r.tasks_seen), ull(r.tasks_selected), selection.c_str(), ull(r.tasks_before_trace), ull(r.pid_reuses),
+         ull(r.tasks_seen), ull(r.tasks_selected), selection.c_str(), ull(r.tasks_before_trace), ull(r.anomalies.pid_reuses),
          ull(r.comm_changes));
-    if (r.lost_markers)
+    if (r.anomalies.lost_markers)
         line(out, "lost events         %llu markers, %llu events lost; each CPU's state is rebuilt from its next line\n",
-             ull(r.lost_markers), ull(r.lost_events));
+             ull(r.anomalies.lost_markers), ull(r.anomalies.lost_events));
     else
         out += "lost events         none\n";
     if (times) {
@@ -248,18 +243,18 @@ std::string format_trace_report(const TraceReport& r, const ParsedTrace& trace, 
         const double span = static_cast<double>(r.last_ts - r.first_ts);
         line(out, "CPUs busy           %.3f on average\n", span > 0 ? static_cast<double>(busy.ns()) / span : 0.0);
     }
-    if (r.wakeups_without_waking)
+    if (r.anomalies.wakeups_without_waking)
         line(out, "note: %llu sched_wakeup without a sched_waking before it (the trace began, or lost events, between "
                   "them): left out of the placement figures\n",
-             ull(r.wakeups_without_waking));
-    if (r.wakeups_inferred)
+             ull(r.anomalies.wakeups_without_waking));
+    if (r.anomalies.wakeups_inferred)
         line(out, "note: %llu wakeups had no sched_wakeup before the wakee ran (not traced, as on CPUs leaving idle "
                   "where RCU does not watch): each counts where the wakee ran\n",
-             ull(r.wakeups_inferred));
-    if (r.wakings_without_wakeup)
+             ull(r.anomalies.wakeups_inferred));
+    if (r.anomalies.wakings_without_wakeup)
         line(out, "note: %llu sched_waking never followed by its sched_wakeup (lost events, or the trace ended): left "
                   "out\n",
-             ull(r.wakings_without_wakeup));
+             ull(r.anomalies.wakings_without_wakeup));
     for (const std::string& note : trace.notes)
         out += "note: " + note + "\n";
     return out;

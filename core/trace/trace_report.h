@@ -51,13 +51,8 @@ struct TraceReport {
     std::uint64_t tasks_seen = 0;
     std::uint64_t tasks_selected = 0;
     std::uint64_t tasks_before_trace = 0;
-    std::uint64_t pid_reuses = 0;
     std::uint64_t comm_changes = 0;
-    std::uint64_t lost_markers = 0;
-    std::uint64_t lost_events = 0;
-    std::uint64_t wakeups_without_waking = 0;
-    std::uint64_t wakings_without_wakeup = 0;
-    std::uint64_t wakeups_inferred = 0;
+    TraceAnomalies anomalies;
 };
 
 // Runs the trace through TraceState on `machine`. A CPU the machine lacks

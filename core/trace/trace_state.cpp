@@ -15,7 +15,7 @@ TraceState::TraceState(int nr_cpus, bool times) : times_(times), cpus_(static_ca
 int TraceState::new_task(int pid, const std::string& comm)
 {
     if (by_pid_.count(pid))
-        ++pid_reuses_;
+        ++anomalies_.pid_reuses;
     TraceTask t;
     t.pid = pid;
     t.comm = comm;
@@ -132,7 +132,7 @@ void TraceState::switch_in(int task, const TraceEvent& ev, TraceSwitch& s, Trace
         // Running before its sched_wakeup: that event was not traced (seen
         // from CPUs' idle paths, where tracepoints are off while RCU does
         // not watch). It was queued where it runs.
-        ++wakeups_inferred_;
+        ++anomalies_.wakeups_inferred;
         t.waking = false;
         const TraceWakeup w{ev.line, t.waking_line, ev.ts, task, t.waker, t.waker_cpu, t.wake_prev_cpu, ev.cpu,
                             false, t.waking_selects, true};
@@ -176,8 +176,8 @@ void TraceState::record_wakee(int waker, int wakee, std::int64_t ts)
 void TraceState::apply(const TraceEvent& ev, TraceObserver* observer)
 {
     if (ev.kind == TraceEventKind::LostEvents) {
-        ++lost_markers_;
-        lost_events_ += ev.lost;
+        ++anomalies_.lost_markers;
+        anomalies_.lost_events += ev.lost;
         for (int cpu = 0; cpu < nr_cpus(); ++cpu)
             if (ev.cpu < 0 || ev.cpu == cpu)
                 set_curr(cpu, kTraceUnknown, ev.ts);
@@ -198,7 +198,7 @@ void TraceState::apply(const TraceEvent& ev, TraceObserver* observer)
         const int p = task_of(ev.pid, &ev.comm);
         TraceTask& t = tasks_[static_cast<std::size_t>(p)];
         if (t.waking)
-            ++wakings_without_wakeup_;
+            ++anomalies_.wakings_without_wakeup;
         if (t.state == TraceTaskState::Unknown) {
             t.before_trace = true;
             t.state = TraceTaskState::Sleeping;
@@ -221,7 +221,7 @@ void TraceState::apply(const TraceEvent& ev, TraceObserver* observer)
         return;
     }
     case TraceEventKind::SchedMigrateTask: {
-        ++migrate_events_;
+        ++anomalies_.migrate_events;
         const int p = task_of(ev.pid, &ev.comm);
         TraceTask& t = tasks_[static_cast<std::size_t>(p)];
         if (t.queued_on >= 0 && t.state == TraceTaskState::Runnable)
@@ -239,7 +239,7 @@ void TraceState::apply(const TraceEvent& ev, TraceObserver* observer)
             w = {ev.line, t.waking_line, ev.ts, p, t.waker, t.waker_cpu, t.wake_prev_cpu, ev.target_cpu, false,
                  t.waking_selects, false};
         } else {
-            ++wakeups_without_waking_;
+            ++anomalies_.wakeups_without_waking;
         }
         t.waking = false;
         if (t.state == TraceTaskState::Unknown)

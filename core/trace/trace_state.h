@@ -118,6 +118,18 @@ struct TraceSwitch {
     std::int64_t run_delay_ns = 0;
 };
 
+// What the trace left out or could not say, counted while the state is
+// rebuilt from it; the report prints each that is not zero.
+struct TraceAnomalies {
+    std::uint64_t pid_reuses = 0;              // a pid seen again for a new task
+    std::uint64_t wakeups_without_waking = 0;  // sched_wakeup with no sched_waking before it
+    std::uint64_t wakings_without_wakeup = 0;  // sched_waking never followed by its sched_wakeup
+    std::uint64_t wakeups_inferred = 0;        // the wakee ran after sched_waking with no sched_wakeup traced
+    std::uint64_t migrate_events = 0;
+    std::uint64_t lost_events = 0;   // events the ring buffer dropped, as its markers count them
+    std::uint64_t lost_markers = 0;  // "LOST n EVENTS" markers
+};
+
 class TraceState;
 
 class TraceObserver {
@@ -154,13 +166,7 @@ public:
         const TraceCpu& c = cpus_[static_cast<std::size_t>(cpu)];
         return c.curr == kTraceIdle && c.nr_running == 0;
     }
-    std::uint64_t pid_reuses() const { return pid_reuses_; }
-    std::uint64_t wakeups_without_waking() const { return wakeups_without_waking_; }
-    std::uint64_t wakings_without_wakeup() const { return wakings_without_wakeup_; }
-    std::uint64_t wakeups_inferred() const { return wakeups_inferred_; }
-    std::uint64_t migrate_events() const { return migrate_events_; }
-    std::uint64_t lost_events() const { return lost_events_; }
-    std::uint64_t lost_markers() const { return lost_markers_; }
+    const TraceAnomalies& anomalies() const { return anomalies_; }
 
 private:
     int task_of(int pid, const std::string* comm);  // the live task of pid, created if new
@@ -176,13 +182,7 @@ private:
     std::vector<TraceCpu> cpus_;
     std::vector<TraceTask> tasks_;
     std::unordered_map<int, int> by_pid_;  // pid -> task index of its latest incarnation
-    std::uint64_t pid_reuses_ = 0;
-    std::uint64_t wakeups_without_waking_ = 0;
-    std::uint64_t wakings_without_wakeup_ = 0;
-    std::uint64_t wakeups_inferred_ = 0;
-    std::uint64_t migrate_events_ = 0;
-    std::uint64_t lost_events_ = 0;
-    std::uint64_t lost_markers_ = 0;
+    TraceAnomalies anomalies_;
 };
 
 }  // namespace wb

@@ -39,6 +39,7 @@
 #include "widgets/domain_panel.h"
 #include "widgets/policy_grid.h"
 #include "widgets/scenario_panel.h"
+#include "teaching_window.h"
 #include "window_test_support.h"
 
 namespace wb {
@@ -53,20 +54,7 @@ class MainWindowTest : public QObject {
 private slots:
     void initTestCase() { test::use_clean_settings(); }
 
-    void init()
-    {
-        errors_.clear();
-        window_ = new MainWindow;
-        window_->setErrorHandler([this](const QString& title, const QString& message) {
-            errors_ << title + QStringLiteral(": ") + message;
-        });
-        window_->resize(1280, 800);
-        window_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(window_));
-        QSignalSpy frames(window_->session(), &SimSession::frameReady);
-        QVERIFY(window_->setScenario(test::teaching_scenario(), QString(), 0));
-        QVERIFY(frames.wait(20000));
-    }
+    void init() { QVERIFY(test::open_teaching_window(window_, errors_)); }
 
     void cleanup() { delete window_; }
 

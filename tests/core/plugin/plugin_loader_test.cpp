@@ -110,5 +110,26 @@ TEST(PluginLoader, APluginMayNotTakeAShippedPolicysName)
     }
 }
 
+// A rebuild of one plugin whose policy takes a name another plugin gives is
+// refused, and the rebuild's earlier policies stay.
+TEST(PluginLoader, ARebuildThatClashesKeepsItsEarlierBuild)
+{
+    static const PolicyInfo kFirst{"clash-first", "", "", "", {}};
+    static const PolicyInfo kSecond{"clash-second", "", "", "", {}};
+    register_plugin_policies("first.so", {{&kFirst, nullptr}});
+    register_plugin_policies("second.so", {{&kSecond, nullptr}});
+    try {
+        register_plugin_policies("second.so", {{&kFirst, nullptr}});
+        FAIL() << "second.so took first.so's policy name";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("second.so: expected policies with names of their own; 'clash-first' is "
+                                             "already given by first.so"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(policy_plugin("clash-second"), "second.so");
+    EXPECT_EQ(policy_plugin("clash-first"), "first.so");
+}
+
 }  // namespace
 }  // namespace wb

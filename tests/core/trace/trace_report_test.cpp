@@ -91,7 +91,7 @@ TEST(TraceReport, PipePingPongOnTheBuildMachine)
     EXPECT_EQ(m.migrations[at(DistanceClass::Llc)], 3u);
     EXPECT_EQ(m.voluntary_switches, 3698u);
     EXPECT_EQ(m.involuntary_switches, 296u);
-    EXPECT_EQ(r.wakeups_inferred, 19u);
+    EXPECT_EQ(r.anomalies.wakeups_inferred, 19u);
     EXPECT_EQ(m.wakeup_latency.count(), 3697u);
     EXPECT_GT(m.wakeup_latency.percentile(0.5), 20'000);
     EXPECT_LT(m.wakeup_latency.percentile(0.5), 45'000);

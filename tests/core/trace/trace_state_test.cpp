@@ -108,7 +108,7 @@ TEST(TraceState, PidReuseAndCommChangesKeepTasksApart)
     EXPECT_EQ(s.tasks()[1].comm_changes, 1);
     EXPECT_EQ(s.tasks()[1].state, TraceTaskState::Dead);
     EXPECT_EQ(s.tasks()[2].comm, "other");
-    EXPECT_EQ(s.pid_reuses(), 1u);
+    EXPECT_EQ(s.anomalies().pid_reuses, 1u);
 }
 
 TEST(TraceState, ALineOfAnotherTaskImpliesTheSwitchTheTraceLacks)
@@ -127,7 +127,7 @@ TEST(TraceState, ALineOfAnotherTaskImpliesTheSwitchTheTraceLacks)
     EXPECT_TRUE(r.switches[1].implied);
     EXPECT_EQ(r.switches[1].prev, kTraceIdle);
     EXPECT_EQ(r.switches[1].latency_ns, 20000);
-    EXPECT_EQ(s.wakeups_inferred(), 1u);
+    EXPECT_EQ(s.anomalies().wakeups_inferred, 1u);
 }
 
 TEST(TraceState, LostEventsForgetTheCpuUntilItsNextLine)
@@ -136,8 +136,8 @@ TEST(TraceState, LostEventsForgetTheCpuUntilItsNextLine)
     const Recorder r = replay("# tracer: nop\n" + ev(1, "b-6", 1.0, wk("sched_waking", "c", 9, 1)) +
                                   "CPU:1 [LOST 40 EVENTS]\n" + ev(1, "c-9", 1.5, wk("sched_waking", "b", 6, 1)),
                               s);
-    EXPECT_EQ(s.lost_events(), 40u);
-    EXPECT_EQ(s.lost_markers(), 1u);
+    EXPECT_EQ(s.anomalies().lost_events, 40u);
+    EXPECT_EQ(s.anomalies().lost_markers, 1u);
     // c ran after the gap: no latency is made up across it, and no switch is implied.
     EXPECT_TRUE(r.switches.empty());
     EXPECT_EQ(s.task(1).state, TraceTaskState::Running);
