@@ -390,11 +390,10 @@ QString MainWindow::wakesimCommand() const
         return {};
     QStringList lines;
     for (const std::string& p : setup->policies)
-        lines << with_plugin_options(QString::fromStdString(wakesim_run_command(*setup, p)), plugins_of_policies({p}));
+        lines << QString::fromStdString(wakesim_run_command(*setup, p));
     const int runs = scenario_panel_->scenario().runs;
     if (setup->policies.size() > 1 || runs > 1)
-        lines << with_plugin_options(QString::fromStdString(wakesim_compare_command(*setup, runs)),
-                                     plugins_of_policies(setup->policies));
+        lines << QString::fromStdString(wakesim_compare_command(*setup, runs));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -228,6 +228,18 @@ std::string policy_plugin(std::string_view name)
     return {};
 }
 
+std::vector<std::string> policy_plugins(const std::vector<std::string>& specs)
+{
+    std::vector<std::string> out;
+    for (const std::string& spec : specs)
+        for (const Piece& part : split(spec, 0, '+')) {
+            const std::string plugin = policy_plugin(part.text.substr(0, part.text.find(':')));
+            if (!plugin.empty() && std::find(out.begin(), out.end(), plugin) == out.end())
+                out.push_back(plugin);
+        }
+    return out;
+}
+
 void register_plugin_policies(const std::string& plugin, std::vector<PluginPolicyEntry> policies)
 {
     for (const PluginPolicyEntry& p : policies)

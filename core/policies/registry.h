@@ -38,6 +38,11 @@ std::vector<const PolicyInfo*> policy_catalog();
 // unknown name.
 std::string policy_plugin(std::string_view name);
 
+// The plugin files the specs' policies come from: every part of every spec
+// ("a+b:x=off" has two parts), each file once, in the order met; shipped
+// policies add nothing. The `--plugin` words of a command that runs them.
+std::vector<std::string> policy_plugins(const std::vector<std::string>& specs);
+
 // A policy a plugin provides (plugin/plugin_loader.cpp builds these).
 struct PluginPolicyEntry {
     const PolicyInfo* info;  // lives as long as the process: plugins are never unloaded

@@ -7,6 +7,7 @@
 
 #include "io/input_error.h"
 #include "io/topology_library.h"
+#include "policies/registry.h"
 #include "session/lockstep_run.h"
 
 namespace wb {
@@ -37,6 +38,16 @@ std::string common_options(const SessionSetup& setup)
     return out + " --seed " + std::to_string(setup.base.seed);
 }
 
+// "wakesim --plugin P.so": wakesim loads the plugins the policies need
+// before it reads its command.
+std::string wakesim_with_plugins(const std::vector<std::string>& policies)
+{
+    std::string out = "wakesim";
+    for (const std::string& plugin : policy_plugins(policies))
+        out += " --plugin " + shell_quote(plugin);
+    return out;
+}
+
 }  // namespace
 
 SessionSetup make_session_setup(const Scenario& scenario, const std::string& scenario_path, std::size_t case_index)
@@ -58,7 +69,7 @@ SessionSetup make_session_setup(const Scenario& scenario, const std::string& sce
 
 std::string wakesim_run_command(const SessionSetup& setup, const std::string& policy)
 {
-    return "wakesim run" + common_options(setup) + " --workload " + shell_quote(setup.base.workload) + " --policy " +
+    return wakesim_with_plugins({policy}) + " run" + common_options(setup) + " --workload " + shell_quote(setup.base.workload) + " --policy " +
            shell_quote(policy);
 }
 
@@ -67,7 +78,7 @@ std::string wakesim_compare_command(const SessionSetup& setup, int runs)
     std::string policies;
     for (const std::string& p : setup.policies)
         policies += (policies.empty() ? "" : ",") + p;
-    return "wakesim compare" + common_options(setup) + " --workload " +
+    return wakesim_with_plugins(setup.policies) + " compare" + common_options(setup) + " --workload " +
            shell_quote(setup.case_label + "=" + setup.base.workload) + " --policies " + shell_quote(policies) +
            " --runs " + std::to_string(runs);
 }

@@ -5,6 +5,8 @@
 
 #include "engine/simulator.h"
 #include "io/input_error.h"
+#include "plugin/plugin_loader.h"
+#include "policies/registry.h"
 #include "session/breakpoint.h"
 #include "session/lockstep_run.h"
 
@@ -39,6 +41,25 @@ TEST(ScenarioSession, SetupTakesTheCaseSeedAndFeatures)
     EXPECT_EQ(wakesim_compare_command(setup, 3),
               "wakesim compare --topology ampere-altra-80 --features NO_WA_BIAS --seed 7 --workload "
               "two=pipe:loops=100,cpus=78-79 --policies baseline,sync-waker-v3:smt_check=off --runs 3");
+}
+
+// A plugin's policy is run by a command that loads the plugin first, and
+// only the commands that name one of its policies load it.
+TEST(ScenarioSession, CommandsLoadThePluginsTheirPoliciesComeFrom)
+{
+    const std::string plugin = load_plugin(WB_PLUGIN_EXAMPLE).path;
+    Scenario s = altra_scenario();
+    s.features.clear();
+    s.policies = {"baseline", "sis-sync-stack+prefer-idle-prev-llc:sync=off"};
+    const SessionSetup setup = make_session_setup(s, "/tmp/x.json", 0);
+    EXPECT_EQ(wakesim_run_command(setup, "baseline").rfind("wakesim run --topology", 0), 0u);
+    EXPECT_EQ(wakesim_run_command(setup, setup.policies[1]),
+              "wakesim --plugin " + plugin +
+                  " run --topology ampere-altra-80 --seed 7 --workload pipe:loops=100 --policy "
+                  "sis-sync-stack+prefer-idle-prev-llc:sync=off");
+    EXPECT_EQ(wakesim_compare_command(setup, 3).rfind("wakesim --plugin " + plugin + " compare --topology", 0), 0u);
+    EXPECT_EQ(policy_plugins({"baseline", "prefer-idle-prev-llc", "a+prefer-idle-prev-llc:sync=off"}),
+              std::vector<std::string>{plugin});
 }
 
 TEST(ScenarioSession, AtMostFourPolicies)
