@@ -43,9 +43,8 @@ std::pair<std::string, std::string> split_label(const std::string& text)
     return {text, text};
 }
 
-// "sync-waker-v3:smt_check=off,reciprocal=off,baseline" is two policies: an
-// item with '=' before any ':' is a switch of the policy before it, since
-// policy names never hold '='.
+}  // namespace
+
 std::vector<std::string> split_policy_list(const std::string& text)
 {
     std::vector<std::string> out;
@@ -64,8 +63,6 @@ std::vector<std::string> split_policy_list(const std::string& text)
     }
     return out;
 }
-
-}  // namespace
 
 int compare_command(const std::vector<std::string>& argv)
 {

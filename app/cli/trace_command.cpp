@@ -4,16 +4,21 @@
 #include <fstream>
 #include <iostream>
 
+#include "base/sim_time.h"
 #include "cli/args.h"
+#include "cli/compare_command.h"
 #include "io/input_error.h"
 #include "io/lscpu_import.h"
 #include "io/sysfs_import.h"
 #include "io/topology_library.h"
 #include "io/trace_input.h"
+#include "policies/registry.h"
+#include "io/trace_replay_json.h"
 #include "io/trace_report_json.h"
 #include "topology/cpumask.h"
 #include "trace/trace_clock.h"
 #include "trace/trace_parser.h"
+#include "trace/trace_replay.h"
 #include "trace/trace_report.h"
 
 namespace wb::cli {
@@ -30,16 +35,30 @@ const std::vector<OptionSpec> kImportSpecs{
     {"json", Value::Required, "FILE", "write the figures as JSON, under `wakesim run --json`'s keys"},
 };
 
-const char* const kUsage =
-    "usage: wakesim trace import FILE (--topology MACHINE | --sysfs [ROOT] | --lscpu FILE) [options]\n";
+const std::vector<OptionSpec> kReplaySpecs{
+    {"topology", Value::Required, "MACHINE", "the machine the trace was recorded on: a shipped machine or a machine file"},
+    {"sysfs", Value::Optional, "ROOT", "instead: the machine from ROOT/sys/devices/system (default: this machine, /)"},
+    {"lscpu", Value::Required, "FILE", "instead: the machine from the output of `lscpu -p`"},
+    {"policies", Value::Required, "A,B,...", "policies to ask at each wakeup, the first is the reference (default baseline)"},
+    {"features", Value::Required, "LIST", "sched features of the replayed kernel, e.g. NO_SIS_UTIL,NO_WA_BIAS"},
+    {"comm", Value::Required, "REGEX", "replay only wakeups of tasks whose comm matches (every task still counts)"},
+    {"pid", Value::Required, "LIST", "replay only wakeups of these pids, e.g. 1200,1300-1310"},
+    {"sync-window", Value::Required, "TIME", "a waker that blocks this soon after its wakeup made it WF_SYNC (default 20us)"},
+    {"record", Value::Required, "FILE", "write each replayed decision record as JSON Lines, with kernel_cpu and line"},
+    {"json", Value::Required, "FILE", "write each policy's agreement figures as JSON"},
+};
 
-Machine machine_of(const Args& args)
+const char* const kUsage =
+    "usage: wakesim trace import FILE (--topology MACHINE | --sysfs [ROOT] | --lscpu FILE) [options]\n"
+    "       wakesim trace replay FILE (--topology MACHINE | --sysfs [ROOT] | --lscpu FILE) [--policies A,B,...] "
+    "[options]\n";
+
+Machine machine_of(const Args& args, const char* command, const std::vector<OptionSpec>& specs)
 {
     const int sources = args.has("topology") + args.has("sysfs") + args.has("lscpu");
     if (sources != 1)
-        throw UsageError(std::string("trace import: expected exactly one of --topology MACHINE, --sysfs [ROOT] or "
-                                     "--lscpu FILE: the machine the trace was recorded on\n") +
-                         kUsage + describe_options(kImportSpecs));
+        throw UsageError(std::string(command) + ": expected exactly one of --topology MACHINE, --sysfs [ROOT] or " +
+                         "--lscpu FILE: the machine the trace was recorded on\n" + kUsage + describe_options(specs));
     if (auto spec = args.get("topology"))
         return resolve_machine(*spec);
     if (auto path = args.get("lscpu"))
@@ -47,7 +66,7 @@ Machine machine_of(const Args& args)
     return import_sysfs(args.get("sysfs").value_or("")).machine;
 }
 
-std::vector<std::pair<int, int>> parse_pids(const std::string& text)
+std::vector<std::pair<int, int>> parse_pids(const std::string& text, const char* command)
 {
     std::vector<std::pair<int, int>> out;
     std::size_t start = 0;
@@ -58,16 +77,45 @@ std::vector<std::pair<int, int>> parse_pids(const std::string& text)
         const std::string item = text.substr(start, end - start);
         const std::size_t dash = item.find('-');
         const auto whole = [&](const std::string& s) {
-            return parse_whole_number("trace import", "pid", s, 0, 0x3fffffff);
+            return parse_whole_number(command, "pid", s, 0, 0x3fffffff);
         };
         if (item.empty())
-            throw UsageError("trace import: --pid '" + text + "': expected pids and ranges such as 1200,1300-1310");
+            throw UsageError(std::string(command) + ": --pid '" + text +
+                             "': expected pids and ranges such as 1200,1300-1310");
         const int lo = static_cast<int>(whole(item.substr(0, dash)));
         const int hi = dash == std::string::npos ? lo : static_cast<int>(whole(item.substr(dash + 1)));
         if (hi < lo)
-            throw UsageError("trace import: --pid '" + text + "': range " + item + " ends before it starts");
+            throw UsageError(std::string(command) + ": --pid '" + text + "': range " + item + " ends before it starts");
         out.emplace_back(lo, hi);
         start = end + 1;
+    }
+    return out;
+}
+
+TaskFilter filter_of(const Args& args, const char* command)
+{
+    TaskFilter filter;
+    if (auto re = args.get("comm")) {
+        try {
+            filter.comm.emplace(*re, std::regex::ECMAScript);
+        } catch (const std::regex_error& e) {
+            throw UsageError(std::string(command) + ": --comm '" + *re + "': expected a regular expression (" +
+                             e.what() + ")");
+        }
+        filter.comm_text = *re;
+    }
+    if (auto list = args.get("pid"))
+        filter.pids = parse_pids(*list, command);
+    return filter;
+}
+
+std::ofstream open_output(const Args& args, const char* option, const char* command)
+{
+    std::ofstream out;
+    if (auto path = args.get(option)) {
+        out.open(*path);
+        if (!out)
+            throw UsageError(std::string(command) + ": --" + option + " '" + *path + "': cannot write this file");
     }
     return out;
 }
@@ -83,17 +131,7 @@ int import(const std::vector<std::string>& argv)
         throw UsageError(std::string("trace import: expected one trace file\n") + kUsage +
                          describe_options(kImportSpecs));
     const std::string& path = args.positionals[0];
-    TaskFilter filter;
-    if (auto re = args.get("comm")) {
-        try {
-            filter.comm.emplace(*re, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            throw UsageError("trace import: --comm '" + *re + "': expected a regular expression (" + e.what() + ")");
-        }
-        filter.comm_text = *re;
-    }
-    if (auto list = args.get("pid"))
-        filter.pids = parse_pids(*list);
+    const TaskFilter filter = filter_of(args, "trace import");
     std::string clock = args.get("clock").value_or("");
     const TraceClock* named = nullptr;
     if (!clock.empty()) {
@@ -105,13 +143,8 @@ int import(const std::vector<std::string>& argv)
             throw UsageError("trace import: --clock '" + clock + "': expected one of " + names);
         }
     }
-    const Machine machine = machine_of(args);
-    std::ofstream json_out;
-    if (auto out = args.get("json")) {
-        json_out.open(*out);
-        if (!json_out)
-            throw UsageError("trace import: --json '" + *out + "': cannot write this file");
-    }
+    const Machine machine = machine_of(args, "trace import", kImportSpecs);
+    std::ofstream json_out = open_output(args, "json", "trace import");
 
     const ParsedTrace trace = parse_trace(read_trace_file(path), path);
     if (named && named->in_ns != trace.stamps_in_ns)
@@ -127,12 +160,60 @@ int import(const std::vector<std::string>& argv)
     return 0;
 }
 
+int replay(const std::vector<std::string>& argv)
+{
+    if (!argv.empty() && (argv[0] == "--help" || argv[0] == "help")) {
+        std::cout << kUsage << describe_options(kReplaySpecs);
+        return 0;
+    }
+    const Args args = parse_args(argv, kReplaySpecs, "trace replay");
+    if (args.positionals.size() != 1)
+        throw UsageError(std::string("trace replay: expected one trace file\n") + kUsage +
+                         describe_options(kReplaySpecs));
+    const std::string& path = args.positionals[0];
+    ReplayOptions options;
+    options.filter = filter_of(args, "trace replay");
+    if (auto list = args.get("policies")) {
+        options.policies = split_policy_list(*list);
+        if (options.policies.empty())
+            throw UsageError("trace replay: --policies: expected at least one policy");
+        for (const std::string& p : options.policies)
+            make_policy(p, "--policies");
+    }
+    if (auto list = args.get("features")) {
+        const std::string problem = options.features.apply(*list);
+        if (!problem.empty())
+            throw UsageError("trace replay: --features '" + *list + "': " + problem);
+    }
+    if (auto text = args.get("sync-window")) {
+        Time window;
+        if (!parse_duration(*text, window) || window.ns() < 0)
+            throw UsageError("trace replay: --sync-window '" + *text + "': expected a duration such as 20us");
+        options.sync_window_ns = window.ns();
+    }
+    const Machine machine = machine_of(args, "trace replay", kReplaySpecs);
+    std::ofstream json_out = open_output(args, "json", "trace replay");
+    std::ofstream record_out = open_output(args, "record", "trace replay");
+
+    const ParsedTrace trace = parse_trace(read_trace_file(path), path);
+    ReplayRecordSink sink;
+    if (record_out.is_open())
+        sink = [&](const std::string& policy, const DecisionRecord& rec, int kernel_cpu, int line) {
+            record_out << replay_record_to_json(policy, rec, kernel_cpu, line) << '\n';
+        };
+    const ReplayResult result = replay_trace(trace, machine, options, path, sink);
+    std::cout << format_replay(result, options);
+    if (json_out.is_open())
+        json_out << replay_result_to_json({path, machine.name, ""}, result);
+    return 0;
+}
+
 }  // namespace
 
 int trace_command(const std::vector<std::string>& argv)
 {
     if (argv.empty())
-        throw UsageError(std::string("trace: expected a subcommand: import\n") + kUsage);
+        throw UsageError(std::string("trace: expected a subcommand: import or replay\n") + kUsage);
     if (argv[0] == "--help" || argv[0] == "help") {
         std::cout << kUsage << describe_options(kImportSpecs);
         return 0;
@@ -140,7 +221,9 @@ int trace_command(const std::vector<std::string>& argv)
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
     if (argv[0] == "import")
         return import(rest);
-    throw UsageError("trace: unknown subcommand '" + argv[0] + "'; expected import\n" + kUsage);
+    if (argv[0] == "replay")
+        return replay(rest);
+    throw UsageError("trace: unknown subcommand '" + argv[0] + "'; expected import or replay\n" + kUsage);
 }
 
 }  // namespace wb::cli

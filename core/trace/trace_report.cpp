@@ -109,8 +109,7 @@ unsigned long long ull(std::uint64_t v)
 
 }  // namespace
 
-TraceReport build_trace_report(const ParsedTrace& trace, const Machine& machine, const TaskFilter& filter,
-                               const std::string& label)
+void check_trace_cpus(const ParsedTrace& trace, const Machine& machine, const std::string& label)
 {
     std::vector<Diagnostic> problems;
     for (const TraceEvent& ev : trace.events) {
@@ -128,6 +127,12 @@ TraceReport build_trace_report(const ParsedTrace& trace, const Machine& machine,
     }
     if (!problems.empty())
         throw InputError(std::move(problems));
+}
+
+TraceReport build_trace_report(const ParsedTrace& trace, const Machine& machine, const TaskFilter& filter,
+                               const std::string& label)
+{
+    check_trace_cpus(trace, machine, label);
 
     TraceReport r;
     r.metrics.cpu_times.resize(static_cast<std::size_t>(machine.nr_cpus()));

@@ -55,6 +55,10 @@ struct TraceReport {
     TraceAnomalies anomalies;
 };
 
+// Every CPU the trace names must be one of the machine's: else an
+// InputError naming `label`, each line and column (at most 20).
+void check_trace_cpus(const ParsedTrace& trace, const Machine& machine, const std::string& label);
+
 // Runs the trace through TraceState on `machine`. A CPU the machine lacks
 // is an InputError naming `label`, the line and the column.
 TraceReport build_trace_report(const ParsedTrace& trace, const Machine& machine, const TaskFilter& filter,

@@ -37,6 +37,7 @@ namespace wb {
 
 inline constexpr int kTraceIdle = -1;     // a CPU's current task: the idle task
 inline constexpr int kTraceUnknown = -2;  // a CPU's current task: not known (start, lost events)
+inline constexpr int kTraceNoTask = -3;   // a pid the trace has not shown
 
 enum class TraceTaskState { Unknown, Running, Runnable, Sleeping, Dead };
 
@@ -158,6 +159,14 @@ public:
 
     const std::vector<TraceTask>& tasks() const { return tasks_; }
     const TraceTask& task(int index) const { return tasks_[static_cast<std::size_t>(index)]; }
+    // The task index of pid's latest incarnation; kTraceIdle for pid 0, -3 if never seen.
+    int find_task(int pid) const
+    {
+        if (pid == 0)
+            return kTraceIdle;
+        const auto it = by_pid_.find(pid);
+        return it == by_pid_.end() ? kTraceNoTask : it->second;
+    }
     const std::vector<TraceCpu>& cpus() const { return cpus_; }
     int nr_cpus() const { return static_cast<int>(cpus_.size()); }
     // A CPU the selector would call idle: the idle task runs and nothing is queued.
