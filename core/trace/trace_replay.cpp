@@ -112,8 +112,9 @@ struct Shadow {
 class Replayer : public TraceObserver {
 public:
     Replayer(const Machine& machine, const ReplayOptions& options, const WakeOutcomes& outcomes, bool times,
-             ReplayResult& result, const ReplayRecordSink& record)
+             ReplayResult& result, const ReplayRecordSink& record, const ReplayFrameSink& frames)
         : machine_(machine), options_(options), outcomes_(outcomes), times_(times), r_(result), record_(record),
+          frames_(frames),
           pelt_(machine.nr_cpus()), pending_on_(static_cast<std::size_t>(machine.nr_cpus()))
     {
         for (const std::string& spec : options.policies) {
@@ -247,6 +248,23 @@ private:
         return j;
     }
 
+    // The grid of a frame: the reference policy's state as it was asked.
+    std::vector<ReplayCpu> frame_cpus(const Shadow& sh, const TraceState& state) const
+    {
+        std::vector<ReplayCpu> out(static_cast<std::size_t>(machine_.nr_cpus()));
+        for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu) {
+            const TraceCpu& c = state.cpus()[static_cast<std::size_t>(cpu)];
+            ReplayCpu& f = out[static_cast<std::size_t>(cpu)];
+            f.curr_pid = c.curr >= 0 ? state.task(c.curr).pid : c.curr == kTraceIdle ? 0 : -1;
+            f.curr_comm = c.curr >= 0 ? state.task(c.curr).comm : "";
+            f.nr_running = sh.s.rq(cpu).nr_running;
+            f.idle = available_idle_cpu(sh.s.rq(cpu));
+            f.util_avg = sh.s.rq(cpu).cfs.avg.util_avg;
+            f.llc_has_idle_cores = test_idle_cores(sh.s, cpu);
+        }
+        return out;
+    }
+
     PlacedAt placed_at(const Shadow& sh, CpuId cpu, CpuId prev, CpuId waker_cpu) const
     {
         if (cpu == prev)
@@ -262,6 +280,7 @@ private:
     bool times_;
     ReplayResult& r_;
     const ReplayRecordSink& record_;
+    const ReplayFrameSink& frames_;
     TracePelt pelt_;
     std::vector<std::unique_ptr<Shadow>> shadows_;  // per policy: sync inferred, then no sync
     std::vector<int> pending_cpu_;                  // per task: the CPU its wakeup in flight goes to
@@ -295,6 +314,11 @@ void Replayer::waking(const TraceState& state, int p)
         r_.sync_inferred += sync;
         const WakerContext waker{waker_cpu, t.waker >= 0 ? t.waker : kNoTask, t.waker >= 0};
         std::array<CpuId, 2> baseline_cpu{kNoCpu, kNoCpu};
+        ReplayFrame frame;
+        if (frames_) {
+            frame = {t.waking_line, t.waking_ts, t.pid, t.comm, t.waker >= 0 ? state.task(t.waker).pid : 0,
+                     waker_cpu, prev, kernel_cpu, sync, {}, {}};
+        }
         for (std::size_t i = 0; i < shadows_.size(); ++i) {
             Shadow& sh = *shadows_[i];
             ensure_tasks(sh, state);
@@ -304,13 +328,19 @@ void Replayer::waking(const TraceState& state, int p)
             sync_task(sh, state, p);
             sync_task(sh, state, t.waker);
             unsigned int flags = WF_TTWU | (sh.sync && sync ? WF_SYNC : 0u);
-            const bool want_record = record_ && sh.sync;
+            const bool want_record = (record_ || frames_) && sh.sync;
             DecisionRecord rec;
             WakePath path = WakePath::NotSelected;
             const CpuId cpu = select_task_rq(sh.s, waker, p, prev, &flags, want_record ? &rec : nullptr, &path);
             if (want_record) {
                 rec.seq = r_.replayed;
-                record_(r_.policies[i / 2].spec, rec, kernel_cpu, t.waking_line);
+                if (record_)
+                    record_(r_.policies[i / 2].spec, rec, kernel_cpu, t.waking_line);
+                if (frames_) {
+                    if (i == 0)
+                        frame.cpus = frame_cpus(sh, state);
+                    frame.choices.emplace_back(r_.policies[i / 2].spec, std::move(rec));
+                }
             }
 
             const std::size_t mode = i % 2;
@@ -338,6 +368,8 @@ void Replayer::waking(const TraceState& state, int p)
                                        baseline_cpu[mode], path, sh.sync && sync});
             }
         }
+        if (frames_)
+            frames_(std::move(frame));
     }
     // Its wakeup is now in flight: the CPU it goes to is not idle to others.
     if (kernel_cpu >= 0) {
@@ -352,7 +384,7 @@ void Replayer::waking(const TraceState& state, int p)
 }  // namespace
 
 ReplayResult replay_trace(const ParsedTrace& trace, const Machine& machine, const ReplayOptions& options,
-                          const std::string& label, const ReplayRecordSink& record)
+                          const std::string& label, const ReplayRecordSink& record, const ReplayFrameSink& frames)
 {
     check_trace_cpus(trace, machine, label);
     ReplayResult r;
@@ -366,8 +398,15 @@ ReplayResult replay_trace(const ParsedTrace& trace, const Machine& machine, cons
     }
 
     TraceState state(machine.nr_cpus(), trace.stamps_in_ns);
-    Replayer replayer(machine, options, outcomes, trace.stamps_in_ns, r, record);
-    for (const TraceEvent& ev : trace.events) {
+    Replayer replayer(machine, options, outcomes, trace.stamps_in_ns, r, record, frames);
+    constexpr std::size_t kProgressEvery = 4096;
+    for (std::size_t n = 0; n < trace.events.size(); ++n) {
+        const TraceEvent& ev = trace.events[n];
+        if (options.progress && n % kProgressEvery == 0 &&
+            !options.progress(static_cast<double>(n) / static_cast<double>(trace.events.size()))) {
+            r.cancelled = true;
+            break;
+        }
         const bool lost = ev.kind == TraceEventKind::LostEvents;
         const int curr_before = lost ? kTraceUnknown : state.cpus()[static_cast<std::size_t>(ev.cpu)].curr;
         replayer.before_event(state, ev);

@@ -63,6 +63,10 @@ struct ReplayOptions {
     // Sync inference window: sched_waking to the waker's blocking switch.
     std::int64_t sync_window_ns = 20'000;
     TaskFilter filter;  // wakeups of these tasks only (every task drives the state)
+    // Called every few thousand events with the share of events done (0 to
+    // 1); returning false stops the replay (ReplayResult::cancelled). For a
+    // viewer that replays a large trace in a worker thread.
+    std::function<bool(double)> progress;
 };
 
 // One wakeup the model placed otherwise than the kernel (or than baseline).
@@ -118,7 +122,35 @@ struct ReplayResult {
     std::uint64_t not_selected = 0;  // woken while still queued: no selection to replay
     std::array<std::uint64_t, static_cast<std::size_t>(PlacedAt::Count)> kernel_placed{};
     bool times = true;  // the stamps are ns: PELT and the sync inference could run
+    bool cancelled = false;  // ReplayOptions::progress stopped it: the figures cover the events before
     TraceAnomalies anomalies;
+};
+
+// One CPU as the replay saw it at a wakeup, for a viewer's grid.
+struct ReplayCpu {
+    int curr_pid = 0;  // 0: the idle task; -1: not known
+    std::string curr_comm;
+    unsigned int nr_running = 0;
+    bool idle = true;            // available_idle_cpu(): nothing running, queued or in flight to it
+    unsigned long util_avg = 0;  // the PELT estimate
+    bool llc_has_idle_cores = false;
+};
+
+// One replayed wakeup, everything a viewer steps through: the state each
+// policy was asked in (the CPUs), the kernel's choice and each policy's
+// full decision record (WF_SYNC as inferred).
+struct ReplayFrame {
+    int line = 0;  // the sched_waking
+    std::int64_t ts = 0;
+    int pid = 0;
+    std::string comm;
+    int waker_pid = 0;  // 0: interrupt context or the idle task
+    CpuId waker_cpu = kNoCpu;
+    CpuId prev_cpu = kNoCpu;
+    CpuId kernel_cpu = kNoCpu;
+    bool sync = false;
+    std::vector<ReplayCpu> cpus;
+    std::vector<std::pair<std::string, DecisionRecord>> choices;  // per policy, in ReplayOptions::policies' order
 };
 
 // Called for each replayed wakeup and policy (in the sync-inferred mode),
@@ -126,10 +158,13 @@ struct ReplayResult {
 using ReplayRecordSink =
     std::function<void(const std::string& policy, const DecisionRecord& rec, int kernel_cpu, int line)>;
 
+using ReplayFrameSink = std::function<void(ReplayFrame&&)>;
+
 // A CPU the machine lacks is an InputError naming `label`, the line and
 // the column; a policy spec that does not parse is an InputError too.
 ReplayResult replay_trace(const ParsedTrace& trace, const Machine& machine, const ReplayOptions& options,
-                          const std::string& label, const ReplayRecordSink& record = {});
+                          const std::string& label, const ReplayRecordSink& record = {},
+                          const ReplayFrameSink& frames = {});
 
 std::string format_replay(const ReplayResult& result, const ReplayOptions& options);
 

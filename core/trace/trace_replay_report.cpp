@@ -53,6 +53,8 @@ void figures_row(std::string& out, const char* label, const ReplayFigures& a, co
 std::string format_replay(const ReplayResult& r, const ReplayOptions& options)
 {
     std::string out;
+    if (r.cancelled)
+        out += "cancelled           the figures cover the events before the replay was stopped\n";
     line(out, "wakeups             %llu went through select_task_rq(); %llu replayed", ull(r.wakeups_selected),
          ull(r.replayed));
     std::string skipped;

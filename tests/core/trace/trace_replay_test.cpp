@@ -207,6 +207,54 @@ TEST(TraceReplay, EachPolicyIsAskedInBothSyncModesInTheSameState)
     EXPECT_EQ(r.policies[1].sync_inferred.wakeups, 1u);
 }
 
+TEST(TraceReplay, AFrameHoldsTheGridAndEveryPolicysChoice)
+{
+    const std::string head = start({2, 3, 4, 5, 6, 7});
+    const std::string text = head + ev(0, "a-5", 1.1, wk("sched_waking", "b", 6, 1)) +
+                             ev(2, "<idle>-0", 1.100002, wk("sched_wakeup", "b", 6, 2));
+    ReplayOptions o;
+    o.policies = {"baseline", "sis-sync-stack"};
+    std::vector<ReplayFrame> frames;
+    replay_trace(parse_trace(text, "t.txt"), teaching(), o, "t.txt", {},
+                 [&](ReplayFrame&& f) { frames.push_back(std::move(f)); });
+    ASSERT_EQ(frames.size(), 1u);
+    const ReplayFrame& f = frames[0];
+    EXPECT_EQ(f.line, next_line(head));
+    EXPECT_EQ(f.pid, 6);
+    EXPECT_EQ(f.waker_pid, 5);
+    EXPECT_EQ(f.kernel_cpu, 2);
+    ASSERT_EQ(f.cpus.size(), 8u);
+    EXPECT_EQ(f.cpus[0].curr_pid, 5);
+    EXPECT_EQ(f.cpus[1].curr_comm, "c");
+    EXPECT_FALSE(f.cpus[1].idle);
+    EXPECT_TRUE(f.cpus[2].idle);
+    EXPECT_TRUE(f.cpus[2].llc_has_idle_cores);
+    ASSERT_EQ(f.choices.size(), 2u);
+    EXPECT_EQ(f.choices[0].first, "baseline");
+    EXPECT_EQ(f.choices[1].first, "sis-sync-stack");
+    EXPECT_EQ(f.choices[0].second.chosen, 2);
+}
+
+TEST(TraceReplay, ProgressCanStopTheReplay)
+{
+    const ParsedTrace t = parse_trace(read_trace_file(kTraces + "pipe.tracefs.txt.gz"), "pipe");
+    const Machine m = import_lscpu(kTraces + "lscpu.txt").machine;
+    ReplayOptions o;
+    std::vector<double> seen;
+    o.progress = [&](double done) {
+        seen.push_back(done);
+        return seen.size() < 2;
+    };
+    const ReplayResult r = replay_trace(t, m, o, "pipe");
+    EXPECT_TRUE(r.cancelled);
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0], 0.0);
+    EXPECT_GT(seen[1], 0.0);
+    EXPECT_LT(seen[1], 1.0);
+    EXPECT_GT(r.replayed, 0u);
+    EXPECT_LT(r.replayed, 2000u);
+}
+
 TEST(TraceReplay, ARecordCarriesTheKernelsCpuAndTheLine)
 {
     DecisionRecord rec;
