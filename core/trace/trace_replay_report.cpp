@@ -44,7 +44,7 @@ std::string by_path(const PathCounts& counts)
 void figures_row(std::string& out, const char* label, const ReplayFigures& a, const ReplayFigures& b,
                  std::uint64_t ReplayFigures::*field)
 {
-    line(out, "  %-28s %6.2f%% %8llu     %6.2f%% %8llu\n", label, pct(a.*field, a.wakeups), ull(a.*field),
+    line(out, "    %-26s %6.2f%% %6llu    %6.2f%% %6llu\n", label, pct(a.*field, a.wakeups), ull(a.*field),
          pct(b.*field, b.wakeups), ull(b.*field));
 }
 
@@ -87,22 +87,21 @@ std::string format_replay(const ReplayResult& r, const ReplayOptions& options)
         const PolicyReplay& p = r.policies[k];
         const ReplayFigures& a = p.sync_inferred;
         const ReplayFigures& b = p.no_sync;
-        line(out, "\n%s against the kernel%s      sync inferred          no sync\n", p.spec.c_str(),
+        line(out, "\n%s%s\n  against the kernel           sync inferred        no sync\n", p.spec.c_str(),
              k == 0 ? " (the reference)" : "");
         figures_row(out, "same cpu", a, b, &ReplayFigures::same_cpu);
         figures_row(out, "same distance from waker", a, b, &ReplayFigures::same_class);
         figures_row(out, "same placement class", a, b, &ReplayFigures::same_placed);
-        line(out, "  model path                   %s\n", by_path(a.by_path).c_str());
-        line(out, "  other cpu than the kernel's  %s\n", by_path(a.differ_by_path).c_str());
+        line(out, "    model path               %s\n", by_path(a.by_path).c_str());
+        line(out, "    other cpu than kernel's  %s\n", by_path(a.differ_by_path).c_str());
         if (a.differ_kernel_kept_prev)
-            line(out, "    of which the kernel kept prev: %llu (%.2f%% of wakeups), as a delayed-dequeue task "
-                      "woken in place (ttwu_runnable) looks\n",
-                 ull(a.differ_kernel_kept_prev), pct(a.differ_kernel_kept_prev, a.wakeups));
+            line(out, "      the kernel kept prev   %llu (%.2f%% of wakeups)%s\n", ull(a.differ_kernel_kept_prev),
+                 pct(a.differ_kernel_kept_prev, a.wakeups),
+                 k == 0 ? ", as a task woken in place (ttwu_runnable() after DELAY_DEQUEUE) also looks" : "");
         if (k > 0) {
-            line(out, "  other cpu than %s: %.2f%% (%llu), no sync %.2f%% (%llu)\n", r.policies[0].spec.c_str(),
-                 pct(a.differ_from_baseline, a.wakeups), ull(a.differ_from_baseline),
-                 pct(b.differ_from_baseline, b.wakeups), ull(b.differ_from_baseline));
-            line(out, "    by this policy's path      %s\n", by_path(a.differ_from_baseline_by_path).c_str());
+            line(out, "  against %s\n", r.policies[0].spec.c_str());
+            figures_row(out, "other cpu", a, b, &ReplayFigures::differ_from_baseline);
+            line(out, "    by this policy's path    %s\n", by_path(a.differ_from_baseline_by_path).c_str());
         }
     }
 
@@ -110,7 +109,8 @@ std::string format_replay(const ReplayResult& r, const ReplayOptions& options)
         const PolicyReplay& ref = r.policies[0];
         line(out, "\nfirst %zu of %s's choices that are not the kernel's (sync inferred)\n",
              ref.sync_inferred.first.size(), ref.spec.c_str());
-        out += "  line      pid  comm             sync  waker  prev  kernel  model  path\n";
+        line(out, "  %-8s %6s  %-16s %-4s  %5s %5s %7s %6s  %s\n", "line", "pid", "comm", "sync", "waker", "prev",
+             "kernel", "model", "path");
         for (const ReplayDifference& d : ref.sync_inferred.first)
             line(out, "  %-8d %6d  %-16s %-4s  %5d %5d %7d %6d  %s\n", d.line, d.pid, d.comm.c_str(),
                  d.sync ? "yes" : "no", d.waker_cpu, d.prev_cpu, d.kernel_cpu, d.model_cpu,
