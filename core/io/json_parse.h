@@ -16,10 +16,19 @@
 
 namespace wb {
 
+// The deepest nesting of arrays and objects a file may have. The formats
+// need under ten levels; the bound keeps a hostile file from exhausting the
+// stack of the readers that walk the parsed tree.
+inline constexpr int kMaxJsonDepth = 256;
+
+// Throws an InputError at the first bracket deeper than kMaxJsonDepth.
+void check_json_depth(std::string_view text, const std::string& file_label);
+
 // J is nlohmann::json or nlohmann::ordered_json.
 template <class J>
 J parse_json_text(std::string_view text, const std::string& file_label)
 {
+    check_json_depth(text, file_label);
     try {
         return J::parse(text.begin(), text.end());
     } catch (const typename J::parse_error& e) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/lscpu_import.h"
 
+#include "io/input_file.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -329,11 +331,17 @@ std::optional<std::string> pick_llc(const std::vector<Column>& columns)
 
 ImportResult LscpuFile::run()
 {
-    std::ifstream in(path_);
+    std::ifstream in;
+    require_regular_file(path_, "file holding the output of lscpu -p");
+    std::uintmax_t bytes = 0;
+    in.open(path_);
     if (!in)
         fail(0, 0, "cannot read this file (expected the saved output of lscpu -p)");
     std::vector<std::string> lines;
     for (std::string l; std::getline(in, l);) {
+        bytes += l.size() + 1;
+        if (bytes > kMaxInputFileBytes)
+            throw_too_large(path_, "file holding the output of lscpu -p", kMaxInputFileBytes);
         if (!l.empty() && l.back() == '\r')
             l.pop_back();
         lines.push_back(std::move(l));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/sysfs_import.h"
 
+#include "io/input_file.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -132,14 +134,12 @@ private:
 
 std::optional<std::string> SysfsTree::read(const fs::path& p)
 {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) {
-        error(p, 0, "cannot read this file");
+    try {
+        return read_input_file(p.string(), "sysfs attribute", kMaxAttributeBytes);
+    } catch (const InputError& e) {
+        error(p, 0, e.diagnostics().front().message);
         return std::nullopt;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 std::optional<long> SysfsTree::read_int(const fs::path& p)
@@ -572,7 +572,12 @@ std::vector<std::vector<int>> SysfsTree::node_distances(const std::vector<std::s
 Arch SysfsTree::guess_arch()
 {
     fs::path p = root_ / "proc/cpuinfo";
-    std::ifstream in(p);
+    std::istringstream in;
+    try {
+        in.str(read_input_file(p.string(), "cpuinfo", kMaxAttributeBytes));
+    } catch (const InputError&) {
+        in.setstate(std::ios::failbit);
+    }
     if (!in) {
         warnings_.push_back(p.string() +
                             " is missing: the architecture is taken to be generic (arm64, riscv ...); "
@@ -624,8 +629,12 @@ ImportResult SysfsTree::run()
     result.machine.arch = guess_arch();
 
     std::string hostname;
-    if (std::ifstream host(root_ / "etc/hostname"); host)
+    try {
+        std::istringstream host(read_input_file((root_ / "etc/hostname").string(), "hostname", kMaxAttributeBytes));
         std::getline(host, hostname);
+    } catch (const InputError&) {
+        // No host name: the machine is named without one.
+    }
     // A machine name is also a file name: keep [a-z0-9._-] and fold the rest.
     std::string host;
     for (char ch : trim(hostname)) {

@@ -13,9 +13,7 @@ namespace wb {
 std::string read_trace_file(const std::string& path)
 {
     const char* const what = "trace (the text of tracefs's trace, trace-cmd report or perf script, or it gzipped)";
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw InputError(Diagnostic{path, 0, 0, "", std::string("is a directory; expected a ") + what});
+    require_regular_file(path, what);
     // gzopen() reads a file that is not gzip as it is.
     gzFile f = gzopen(path.c_str(), "rb");
     if (!f)
@@ -33,6 +31,10 @@ std::string read_trace_file(const std::string& path)
         if (n == 0)
             break;
         text.append(buf, static_cast<std::size_t>(n));
+        if (text.size() > kMaxTraceFileBytes) {
+            gzclose(f);
+            throw_too_large(path, "trace's text", kMaxTraceFileBytes);
+        }
     }
     gzclose(f);
     return text;
