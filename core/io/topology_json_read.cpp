@@ -794,12 +794,13 @@ void MachineReader::read_idle_states(const Json& v)
         }
         const IdleState* previous = machine_.idle_states.empty() ? nullptr : &machine_.idle_states.back();
         auto read_time = [&](std::string_view key, std::string_view what, double IdleState::*field) {
-            const std::string expected = "the " + std::string(what) + " in microseconds, a number of at least 0";
+            const std::string expected = "the " + std::string(what) + " in microseconds, a number from 0 to 1000000 (1 s)";
             const Json* t = require(s, pointer, key, expected);
             if (!t)
                 return;
             const std::string at = pointer_append(pointer, key);
-            if (!t->is_number() || t->get<double>() < 0) {
+            // A second is deeper than any C-state (the deepest package states exit in ~1 ms).
+            if (!t->is_number() || t->get<double>() < 0 || t->get<double>() > 1e6) {
                 fail(at, "expected " + expected + ", found " + describe(*t));
                 return;
             }
@@ -910,8 +911,14 @@ void MachineReader::read_costs(const Json& v)
         if (const Json* n = require(c, pointer, "value", "a number, " + expected)) {
             if (!n->is_number() || (positive ? !(n->get<double>() > 0) : n->get<double>() < 0))
                 fail(pointer + "/value", "expected " + expected + ", found " + describe(*n));
-            else if (unit_ok)
+            else if (unit_ok) {
                 value.value = scaled_number(*n, pointer + "/value", exp10);
+                const CostRange range = cost_range(info.kind);
+                if (!(value.value >= range.min && value.value <= range.max))
+                    fail(pointer + "/value", "expected " + std::string(kind_noun(info.kind)) + " from " +
+                                                 std::string(range.text) + ", found " + describe(*n) +
+                                                 (unit ? " " + unit->get<std::string>() : std::string()));
+            }
         }
         machine_.costs.at(cost) = value;
     }

@@ -38,6 +38,26 @@ inline constexpr std::array<CostInfo, kCostCount> kCostInfo{{
 #undef WB_COST
 }};
 
+// The physically meaningful range of a kind, in its base unit. A value
+// outside it is a mistake, and some would break the engine (HZ below 1
+// divides by zero; a 1 ns tick never lets a run end).
+struct CostRange {
+    double min;  // inclusive
+    double max;  // inclusive
+    std::string_view text;
+};
+constexpr CostRange cost_range(CostKind kind)
+{
+    switch (kind) {
+    case CostKind::Time: return {0, 10e9, "0 to 10 s"};
+    case CostKind::Ratio: return {0, 100, "0 to 100"};
+    case CostKind::Frequency: return {0.01, 100, "0.01 to 100 GHz"};
+    case CostKind::Rate: return {10, 10000, "10 to 10000 Hz"};  // CONFIG_HZ is 100 to 1000
+    case CostKind::Bandwidth: return {0.001, 1e5, "0.001 to 100000 GB/s"};
+    }
+    return {0, 0, ""};
+}
+
 // The base unit a kind is stored in ("ns", "", "GHz", "Hz", "GB/s").
 std::string_view cost_base_unit(CostKind kind);
 

@@ -581,7 +581,7 @@ TEST(ParseMachineJson, ReportsBadIdleStates)
     EXPECT_THAT(all, HasSubstr("bad.json:9:39: /idle_states/1/exit_latency_us: expected idle states shallowest first: "
                                "exit latency at least 2 us (the previous state's), found 1"));
     EXPECT_THAT(all, HasSubstr("/idle_states/1/target_residency_us: expected the target residency in microseconds, a "
-                               "number of at least 0, found -4"));
+                               "number from 0 to 1000000 (1 s), found -4"));
     EXPECT_THAT(all, HasSubstr("bad.json:10:5: /idle_states/2/name: missing required key \"name\""));
     EXPECT_THAT(all, HasSubstr("/idle_states/2/target_residency_us: missing required key \"target_residency_us\""));
 }
@@ -675,15 +675,39 @@ TEST(MachineToJson, RoundTripsAwkwardValuesExactly)
             c.asym_prio = static_cast<int>(rng() % 7) - 3;
         }
         double exit_latency = 0, target_residency = 0;
+        // Within the bounds a machine file allows: at most 2^19 x 400 ns
+        // per state, so two states stay under 1 s.
         for (IdleState& s : m.idle_states) {
-            s.exit_latency_ns = exit_latency += awkward(1e6);
-            s.target_residency_ns = target_residency += awkward(1e6);
+            s.exit_latency_ns = exit_latency += awkward(400);
+            s.target_residency_ns = target_residency += awkward(400);
         }
-        for (CostValue& v : m.costs.values)
-            v.value = awkward(1e9) + 1e-300;
+        for (std::size_t i = 0; i < m.costs.values.size(); ++i) {
+            const CostRange range = cost_range(kCostInfo[i].kind);
+            m.costs.values[i].value = range.min + awkward(1.0) * (range.max - range.min) / 1048576 + 1e-300;
+        }
         const Machine back = reload(m);
         ASSERT_EQ(back, m) << machine_to_json(m);
     }
+}
+
+// HZ below 1 divided by zero and a 1 ns tick never let a run end; an exit
+// latency of 9.2e15 us overflowed into a hang: each is refused at its value.
+TEST(ParseMachineJson, RefusesCostsAndIdleStatesOutsideTheirPhysicalRange)
+{
+    const auto with = [](const std::string& costs, const std::string& exit_us) {
+        return errors(R"({"schema_version": 1, "name": "m", "description": "d", "source": "s", "arch": "x86", "nodes": [{"packages": [{"llcs": [{"cores": [{"threads": 2}]}]}]}],
+ "idle_states": [{"name": "C1", "exit_latency_us": )" + exit_us + R"(, "target_residency_us": 2}],
+ "costs": {)" + costs + "}}");
+    };
+    EXPECT_THAT(with(R"("hz": {"value": 0.5, "unit": "Hz"})", "1"),
+                HasSubstr("/costs/hz/value: expected a rate from 10 to 10000 Hz, found 0.5 Hz"));
+    EXPECT_THAT(with(R"("hz": {"value": 999999999, "unit": "Hz"})", "1"), HasSubstr("from 10 to 10000 Hz"));
+    EXPECT_THAT(with(R"("context_switch": {"value": 20, "unit": "s"})", "1"),
+                HasSubstr("/costs/context_switch/value: expected a time from 0 to 10 s, found 20 s"));
+    EXPECT_THAT(with(R"("hz": {"value": 1000, "unit": "Hz"})", "9.2e15"),
+                HasSubstr("/idle_states/0/exit_latency_us: expected the exit latency in microseconds, a number from 0 "
+                          "to 1000000 (1 s), found 9.2e+15"));
+    EXPECT_EQ(with(R"("hz": {"value": 1000, "unit": "Hz"})", "1"), "(accepted)");
 }
 
 TEST(MachineToJson, RefusesMachinesWithoutAFileForm)
