@@ -3,10 +3,13 @@
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/args.h"
 #include "engine/simulator.h"
+#include "io/ftrace_text_writer.h"
 #include "io/input_error.h"
+#include "io/trace_event_json_writer.h"
 #include "io/results_json.h"
 #include "io/scenario_json.h"
 #include "io/topology_library.h"
@@ -29,6 +32,10 @@ const std::vector<OptionSpec> kSpecs{
     {"features", Value::Required, "LIST", "scheduler features, e.g. NO_WA_BIAS,NO_SIS_UTIL"},
     {"json", Value::Required, "FILE", "write the full result as JSON"},
     {"record", Value::Required, "FILE", "write every wakeup's decision record as JSON Lines"},
+    {"trace", Value::Required, "FILE",
+     "write the run as a trace: FILE.txt ftrace text (trace import, Perfetto), FILE.json Chrome trace events"},
+    {"trace-limit", Value::Required, "N|DURATION",
+     "stop the trace after N events or this much simulated time (default 1000000 events)"},
     {"time-limit", Value::Required, "DURATION", "stop after this much simulated time (default 3600s)"},
     {"check", Value::None, "", "check the kernel state's invariants during the run (always on in debug builds)"},
 };
@@ -39,6 +46,19 @@ std::ofstream open_output(const std::string& path, const char* option)
     if (!out)
         throw UsageError(std::string("run: ") + option + " '" + path + "': cannot write this file");
     return out;
+}
+
+// The trace format --trace's file name asks for.
+enum class TraceFileFormat { FtraceText, TraceEventJson };
+
+TraceFileFormat trace_file_format(const std::string& path)
+{
+    if (path.ends_with(".txt"))
+        return TraceFileFormat::FtraceText;
+    if (path.ends_with(".json"))
+        return TraceFileFormat::TraceEventJson;
+    throw UsageError("run: --trace '" + path +
+                     "': expected a file name ending in .txt (ftrace text) or .json (Chrome trace events)");
 }
 
 }  // namespace
@@ -100,21 +120,54 @@ int run_command(const std::vector<std::string>& argv)
             throw UsageError("run: --time-limit '" + *limit + "': expected a duration such as 500us, 5ms or 2s");
     }
 
+    std::optional<TraceFileFormat> trace_format;
+    if (auto path = args.get("trace"))
+        trace_format = trace_file_format(*path);
+    TraceLimit trace_limit;
+    if (auto limit = args.get("trace-limit")) {
+        if (!trace_format)
+            throw UsageError("run: --trace-limit needs --trace FILE");
+        if (!parse_trace_limit(*limit, trace_limit))
+            throw UsageError("run: --trace-limit '" + *limit +
+                             "': expected a count of events such as 1000000 or a duration such as 500ms or 2s");
+    }
+
     Machine machine = resolve_machine(machine_spec);
     std::unique_ptr<Workload> workload = make_workload(workload_spec);
-    std::ofstream json_out, record_out;
+    std::ofstream json_out, record_out, trace_out;
     if (auto path = args.get("json"))
         json_out = open_output(*path, "--json");
     if (auto path = args.get("record"))
         record_out = open_output(*path, "--record");
+    if (auto path = args.get("trace"))
+        trace_out = open_output(*path, "--trace");
 
     const std::string machine_name = machine.name;
+    const int nr_cpus = machine.nr_cpus();
+    const std::string what = machine_name + " " + workload_spec + " " + policy + " seed " + std::to_string(options.seed);
     Simulator sim(std::move(machine), std::move(workload), options);
+    std::optional<FtraceTextWriter> ftrace;
+    std::optional<TraceEventJsonWriter> trace_json;
+    if (trace_format == TraceFileFormat::FtraceText)
+        sim.set_event_sink(&ftrace.emplace(trace_out, nr_cpus, trace_limit, what));
+    else if (trace_format == TraceFileFormat::TraceEventJson)
+        sim.set_event_sink(&trace_json.emplace(trace_out, nr_cpus, trace_limit, what));
     if (record_out.is_open())
         sim.set_record_sink([&](const DecisionRecord& rec) { record_out << decision_record_to_json(rec) << '\n'; });
     const bool finished = sim.run();
 
     const Time elapsed = sim.elapsed();
+    bool trace_cut = false;
+    if (ftrace) {
+        ftrace->finish();
+        trace_cut = ftrace->truncated();
+    } else if (trace_json) {
+        trace_json->finish(elapsed);
+        trace_cut = trace_json->truncated();
+    }
+    if (trace_cut)
+        std::cerr << "note: --trace " << *args.get("trace") << " stopped at the trace limit ("
+                  << trace_limit.describe() << "); the run itself went on to the end\n";
     std::cout << sim.workload().report(elapsed) << "\n" << format_run_summary(sim.metrics(), elapsed);
     if (!finished)
         std::cout << "note: the workload did not finish within the time limit\n";

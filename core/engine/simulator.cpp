@@ -212,6 +212,8 @@ TaskId Simulator::create_task(const TaskSpec& spec)
     s_.tasks.push_back(std::move(t));
     task_.emplace_back();
     lb_task_created(lb_, s_.tasks.back().id);
+    if (trace_) [[unlikely]]
+        trace_->task_created(s_.tasks.back().id, s_.tasks.back().name, s_.tasks.back().nice);
     return s_.tasks.back().id;
 }
 
@@ -635,6 +637,8 @@ void Simulator::io_schedule(CpuId cpu, Task& p)
             lb_task_picked(s_, lb_, cpu, next);
         }
         if (next == kNoTask) {
+            if (trace_ && prev != kNoTask) [[unlikely]]
+                trace_switch(cpu, prev, kNoTask);
             go_idle(cpu);
             // The switch into idle, and any newly-idle balance before it,
             // run with prev still on_cpu and interrupts off.
@@ -653,6 +657,9 @@ void Simulator::io_schedule(CpuId cpu, Task& p)
     }
     metrics_.switches_from_idle += prev == kNoTask;
     cpu_[static_cast<std::size_t>(cpu)].overhead_left += balance_cost;
+    // Picking prev again is no switch: the kernel writes no sched_switch.
+    if (trace_ && next != prev) [[unlikely]]
+        trace_switch(cpu, prev, next);
     context_switch(cpu, prev, next);
 }
 
@@ -933,6 +940,8 @@ void Simulator::apply_balance(const LbOutcome& out, CpuId exec_cpu, Time delay)
     for (const LbMove& m : out.moved) {
         note_rq_change(m.src);
         note_rq_change(m.dst);
+        if (trace_) [[unlikely]]
+            trace_migrate(exec_cpu, m.p, m.src, m.dst);
     }
     const Time ipi = cost_time(machine_, Cost::wakeup_ipi);
     for (CpuId cpu : out.resched) {

@@ -27,6 +27,7 @@
 #include "engine/future_events.h"
 #include "engine/idle_governor.h"
 #include "engine/kernel.h"
+#include "engine/sched_event_sink.h"
 #include "base/rng.h"
 #include "metrics/run_metrics.h"
 #include "sched/fair_select.h"
@@ -67,6 +68,10 @@ public:
     // the selector records nothing.
     using RecordSink = std::function<void(const DecisionRecord&)>;
     void set_record_sink(RecordSink sink) { sink_ = std::move(sink); }
+    // Receives the run's sched tracepoints (sched_event_sink.h), and every
+    // decision record. Not owned; null detaches. Attach before run(): the
+    // tasks created so far are announced to it here.
+    void set_event_sink(SchedEventSink* sink);
 
     // Runs until the workload is done or the time limit; true if done.
     bool run();
@@ -243,6 +248,13 @@ private:
     void finish_decision(WakePath path, CpuId waker_cpu, CpuId prev_cpu, CpuId chosen,
                          std::optional<DecisionRecord>& rec);
 
+    // Tracepoints for the event sink, out of line: each call site is a
+    // null test of trace_ and nothing else when no sink is attached.
+    void trace_decision(const DecisionRecord& rec);
+    void trace_wakeup(CpuId cpu, TaskId p, CpuId target);
+    void trace_migrate(CpuId cpu, TaskId p, CpuId orig, CpuId dest);
+    void trace_switch(CpuId cpu, TaskId prev, TaskId next);
+
     void note_rq_change(CpuId cpu);
     void check_after_event(CpuId cpu);
     void close_accounting();
@@ -267,6 +279,7 @@ private:
     std::vector<TaskExec> task_;
     RunMetrics metrics_;
     RecordSink sink_;
+    SchedEventSink* trace_ = nullptr;
     std::uint64_t wakeup_seq_ = 0;
     // Selections still in their window (docs/model.md, Concurrent wakeups):
     // what a selection chose becomes visible to other CPUs' selections only

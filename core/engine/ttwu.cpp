@@ -27,7 +27,7 @@ namespace wb {
     const WakerContext& waker, TaskId p, CpuId prev_cpu, unsigned int wake_flags)
 {
     const std::uint64_t seq = wakeup_seq_++;
-    if (!sink_)
+    if (!sink_ && !trace_)
         return std::nullopt;
     return new_record(seq, waker, p, prev_cpu, wake_flags);
 }
@@ -73,6 +73,9 @@ namespace wb {
             rec->steps.push_back({"ttwu_runnable", "delayed task requeued in place", "", pt.cpu});
         }
         finish_decision(WakePath::NotSelected, this_cpu, wake_cpu, pt.cpu, rec);
+        // ttwu_do_wakeup() under p's runqueue lock, from the waker's CPU.
+        if (trace_) [[unlikely]]
+            trace_wakeup(this_cpu, p, pt.cpu);
         enqueue_task_fair(s_, pt.cpu, p, ENQUEUE_DELAYED);
         pt.state = TaskState::Runnable;
         mark_runnable(p);
@@ -107,8 +110,13 @@ namespace wb {
         if (pt.in_iowait) [[unlikely]]
             end_iowait(pt.cpu, pt, false);
     }
+    const CpuId orig_cpu = pt.cpu;
     set_task_cpu(s_, p, cpu);
     finish_decision(path, this_cpu, wake_cpu, cpu, rec);
+    // sched_migrate_task after sched_waking, as set_task_cpu() follows
+    // select_task_rq() in try_to_wake_up().
+    if (trace_ && orig_cpu != kNoCpu && orig_cpu != cpu) [[unlikely]]
+        trace_migrate(this_cpu, p, orig_cpu, cpu);
     ttwu_queue(waker, p, cpu, wake_flags);
 }
 
@@ -318,6 +326,10 @@ void Simulator::wake_up_from_irq(TaskId p, CpuId cpu, unsigned int wake_flags)
     Task& pt = s_.task(p);
     if (pt.in_iowait) [[unlikely]]
         end_iowait(cpu, pt, cpu == current_cpu_ || current_cpu_ == kNoCpu);
+    // Written by the CPU doing the activation: the waker's, or the target's
+    // own for a wake-list wakeup (run from the event loop: no current_cpu_).
+    if (trace_) [[unlikely]]
+        trace_wakeup(current_cpu_ != kNoCpu ? current_cpu_ : cpu, p, cpu);
     enqueue_task_fair(s_, cpu, p, enqueue_flags);
     pt.state = TaskState::Runnable;
     mark_runnable(p);
@@ -413,7 +425,10 @@ void Simulator::charge_waker(CpuId cpu, Time cost)
     rec->chosen = chosen;
     rec->from_waker = from_waker;
     rec->from_prev = from_prev;
-    sink_(*rec);
+    if (sink_)
+        sink_(*rec);
+    if (trace_) [[unlikely]]
+        trace_decision(*rec);
 }
 
 }  // namespace wb
