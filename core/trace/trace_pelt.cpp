@@ -30,11 +30,16 @@ void detach(SchedAvg& cpu, const SchedAvg& task)
 }
 
 // ... and joins another's (attach_entity_load_avg), from then on decaying
-// on that CPU's clock.
+// on that CPU's clock: its sums are rebuilt from its averages on the CPU's
+// position in the current period, as the kernel rebuilds them.
 void attach(SchedAvg& cpu, SchedAvg& task)
 {
     task.last_update_time = cpu.last_update_time;
     task.period_contrib = cpu.period_contrib;
+    const std::uint32_t divider = kLoadAvgMax - 1024 + cpu.period_contrib;  // get_pelt_divider()
+    task.util_sum = static_cast<std::uint32_t>(task.util_avg * divider);
+    task.runnable_sum = static_cast<std::uint64_t>(task.runnable_avg) * divider;
+    task.load_sum = std::max<std::uint64_t>(static_cast<std::uint64_t>(task.load_avg) * divider, kNice0Weight);
     cpu.load_avg += task.load_avg;
     cpu.load_sum += task.load_sum;
     cpu.runnable_avg += task.runnable_avg;
@@ -97,6 +102,19 @@ void TracePelt::take_task(const TraceState& state, int index, std::uint64_t now)
         return;
 
     SchedAvg& avg = sig.avg;
+    if (avg.last_update_time == 0 && !t.before_trace && now_as.cpu >= 0) {
+        // A fork: init_entity_runnable_average() makes it heavy until proven
+        // otherwise, and post_init_entity_util_avg() gives it half of its
+        // CPU's spare capacity, scaled by its share of the CPU's load.
+        const SchedAvg& c = cpus_[static_cast<std::size_t>(now_as.cpu)].avg;
+        avg.load_avg = kNice0Weight;
+        const long spare = (1024 - static_cast<long>(c.util_avg)) / 2;
+        if (spare > 0)
+            avg.util_avg = c.util_avg ? std::min<unsigned long>(c.util_avg * kNice0Weight / (c.load_avg + 1),
+                                                                static_cast<unsigned long>(spare))
+                                      : static_cast<unsigned long>(spare);
+        avg.runnable_avg = avg.util_avg;
+    }
     if (avg.last_update_time == 0)
         avg.last_update_time = now;
     else

@@ -72,7 +72,7 @@ struct WakeOutcomes : TraceObserver {
 // unbound worker is kworker/u8:2), migration/3, cpuhp/3.
 int pinned_cpu_of(const std::string& comm)
 {
-    static const std::regex kPerCpu(R"(^(ksoftirqd|migration|cpuhp|rcuc|idle_inject|watchdog)/([0-9]+)$|^kworker/([0-9]+):)");
+    static const std::regex kPerCpu(R"(^(ksoftirqd|migration|cpuhp|rcuc|idle_inject|watchdog)/([0-9]+)$|^kworker/([0-9]+)(:|$))");
     std::smatch m;
     if (!std::regex_search(comm, m, kPerCpu))
         return -1;
@@ -128,7 +128,7 @@ public:
     TracePelt& pelt() { return pelt_; }
 
     // SIS_UTIL: nr_idle_scan from the LLC's utilisation, once per balance interval.
-    void before_event(const TraceState& state, const TraceEvent& ev)
+    void before_event(const TraceEvent& ev)
     {
         if (!times_ || ev.kind == TraceEventKind::LostEvents)
             return;
@@ -138,16 +138,14 @@ public:
                     continue;
                 const SchedDomain& d = sh->domains.domain(sh->llcs[i]);
                 unsigned long sum = 0;
-                bool any_idle = false;
-                d.span.for_each([&](CpuId cpu) {
-                    sum += pelt_.cpu_util(cpu, sh->s.rq(cpu).cpu_capacity_orig);
-                    any_idle = any_idle || state.cpu_idle(cpu);
-                });
+                d.span.for_each([&](CpuId cpu) { sum += pelt_.cpu_util(cpu, sh->s.rq(cpu).cpu_capacity_orig); });
                 if (sh->next_scan[i] != 0)
                     update_idle_cpu_scan(sh->s, sh->llcs[i], sum);
-                const std::int64_t interval = std::int64_t{d.min_interval > 0 ? d.min_interval : d.span_weight} *
-                                              kMsNs * (any_idle ? 1 : d.busy_factor);
-                sh->next_scan[i] = ev.ts + interval;
+                // Each CPU of the LLC balances it every min_interval (sd_weight
+                // ms) while idle and busy_factor times less often while busy,
+                // from staggered starts: some CPU of it does about once per
+                // min_interval, which is the schedule taken here.
+                sh->next_scan[i] = ev.ts + std::int64_t{d.min_interval > 0 ? d.min_interval : d.span_weight} * kMsNs;
             }
     }
 
@@ -409,7 +407,7 @@ ReplayResult replay_trace(const ParsedTrace& trace, const Machine& machine, cons
         }
         const bool lost = ev.kind == TraceEventKind::LostEvents;
         const int curr_before = lost ? kTraceUnknown : state.cpus()[static_cast<std::size_t>(ev.cpu)].curr;
-        replayer.before_event(state, ev);
+        replayer.before_event(ev);
         state.apply(ev, &replayer);
         if (lost)
             continue;

@@ -22,8 +22,8 @@
 //     idle CPUs;
 //   - PELT load and utilisation estimated from the traced schedule
 //     (trace_pelt.h), and SIS_UTIL's nr_idle_scan recomputed from them once
-//     per LLC balance interval (sd_weight ms; x busy_factor 16 while no CPU
-//     of the LLC idles), since the trace does not show when the kernel
+//     per LLC min_interval (sd_weight ms, about how often some CPU of the
+//     LLC balances it), since the trace does not show when the kernel
 //     balanced;
 //   - WF_SYNC, which no tracepoint carries, inferred: a wakeup from a task
 //     that blocks (a sched_switch out of it with a sleeping prev_state)
