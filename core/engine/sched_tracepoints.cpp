@@ -59,7 +59,7 @@ void Simulator::trace_migrate(CpuId cpu, TaskId p, CpuId orig, CpuId dest)
     e.kind = SchedEventKind::MigrateTask;
     e.time = s_.now;
     e.cpu = cpu;
-    e.current = s_.rq(cpu).curr;
+    e.current = trace_sched_prev_.cpu == cpu ? trace_sched_prev_.prev : s_.rq(cpu).curr;
     e.p = p;
     e.orig_cpu = orig;
     e.dest_cpu = dest;

@@ -632,7 +632,13 @@ void Simulator::io_schedule(CpuId cpu, Task& p)
 {
     Time balance_cost;
     if (next == kNoTask) {
-        if (newidle_balance(cpu, &balance_cost) > 0) {
+        // The newly-idle balance runs inside __schedule() with prev still
+        // current: its sched_migrate_task events are prev's.
+        if (trace_) [[unlikely]]
+            trace_sched_prev_ = {cpu, prev};
+        const int pulled = newidle_balance(cpu, &balance_cost);
+        trace_sched_prev_ = {};
+        if (pulled > 0) {
             next = pick_next_task_fair(s_, cpu);
             lb_task_picked(s_, lb_, cpu, next);
         }

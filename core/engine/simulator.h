@@ -280,6 +280,13 @@ private:
     RunMetrics metrics_;
     RecordSink sink_;
     SchedEventSink* trace_ = nullptr;
+    // The CPU in __schedule()'s newly-idle balance and its prev, which the
+    // runqueue no longer names as curr but the kernel's events do.
+    struct SchedulingPrev {
+        CpuId cpu = kNoCpu;
+        TaskId prev = kNoTask;
+    };
+    SchedulingPrev trace_sched_prev_;
     std::uint64_t wakeup_seq_ = 0;
     // Selections still in their window (docs/model.md, Concurrent wakeups):
     // what a selection chose becomes visible to other CPUs' selections only
