@@ -108,6 +108,9 @@ Checked check(const std::string& machine_name, const std::string& workload, Repl
         else
             ++c.causes[why];
     });
+    std::printf("%s on %s: %llu of %llu decisions the same (%llu woken in place, not compared)\n", workload.c_str(),
+                machine_name.c_str(), static_cast<unsigned long long>(c.same),
+                static_cast<unsigned long long>(c.decisions), static_cast<unsigned long long>(c.not_selected));
     return c;
 }
 
