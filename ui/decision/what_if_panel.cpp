@@ -78,7 +78,10 @@ void WhatIfPanel::showChoices(const QString& heading, CpuId kernel_cpu,
         item->setText(kPath, path);
         if (kernel_cpu != kNoCpu) {
             const bool differs = rec.chosen != kernel_cpu;
-            item->setText(kKernel, differs ? tr("differs: kernel CPU %1").arg(kernel_cpu) : tr("same"));
+            // Short, so that the column shows whole in a narrow dock; the tooltip says more.
+            item->setText(kKernel, differs ? tr("differs") : tr("same"));
+            item->setToolTip(kKernel, differs ? tr("the kernel chose CPU %1").arg(kernel_cpu)
+                                              : tr("the kernel's CPU too"));
             if (differs)
                 for (int c = 0; c < kColumns; ++c) {
                     item->setBackground(c, QBrush(palette::divergence_background()));
