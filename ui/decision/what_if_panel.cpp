@@ -16,7 +16,7 @@ namespace wb {
 
 namespace {
 
-enum Column { kPolicy, kCpu, kPath, kKernel, kColumns };
+enum Column { kPolicy, kCpu, kKernel, kPath, kColumns };
 
 QString qs(std::string_view s)
 {
@@ -45,7 +45,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent)
     table_->setObjectName(QStringLiteral("whatIfTable"));
     table_->setRootIsDecorated(false);
     table_->setColumnCount(kColumns);
-    table_->setHeaderLabels({tr("Policy"), tr("CPU"), tr("Path"), tr("Kernel")});
+    table_->setHeaderLabels({tr("Policy"), tr("CPU"), tr("Kernel"), tr("Path")});
     table_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->header()->setStretchLastSection(true);
     layout->addWidget(table_, 1);
