@@ -126,7 +126,7 @@ void MainWindow::buildTraceMode()
     trace_progress_->setRange(0, 1000);
     trace_progress_->setWindowModality(Qt::WindowModal);
     trace_progress_->setMinimumDuration(400);  // a small trace is replayed before it would show
-    trace_progress_->setAutoClose(false);
+    trace_progress_->setAutoClose(true);  // reset() hides it
     trace_progress_->setAutoReset(false);
     connect(trace_progress_, &QProgressDialog::canceled, this, &MainWindow::cancelTraceLoad);
     trace_progress_->reset();
