@@ -143,9 +143,10 @@ void MainWindow::buildTraceMode()
     what_if_dock_ = new QDockWidget(tr("What if"), this);
     what_if_dock_->setObjectName(QStringLiteral("whatIfDock"));
     what_if_dock_->setWidget(what_if_);
-    addDockWidget(Qt::RightDockWidgetArea, what_if_dock_);
-    tabifyDockWidget(docks_[3], what_if_dock_);  // beside the recent wakeups
-    docks_.push_back(what_if_dock_);
+    // In the window with a trace only (enterTraceMode), so that the
+    // simulation's layout is the one it had without: a dock hidden in a tab
+    // group still weighs on its area's size.
+    what_if_dock_->hide();
     connect(what_if_, &WhatIfPanel::policyChosen, this, [this](int row) {
         const ReplayFrame* f = traceFrame();
         if (!f || row < 0 || static_cast<std::size_t>(row) >= f->choices.size())
@@ -275,6 +276,7 @@ void MainWindow::onTraceLoaded()
 
 void MainWindow::enterTraceMode(std::unique_ptr<LoadedTrace> trace)
 {
+    const bool what_if_shown = trace_ != nullptr;
     if (!trace_) {
         // The simulation waits, as it was, behind the trace.
         session_->pause();
@@ -322,6 +324,10 @@ void MainWindow::enterTraceMode(std::unique_ptr<LoadedTrace> trace)
     for (QLabel* l : {time_status_, rate_status_, progress_status_, divergence_status_})
         l->hide();
     trace_status_->show();
+    if (!what_if_shown) {
+        addDockWidget(Qt::RightDockWidgetArea, what_if_dock_);
+        tabifyDockWidget(docks_[3], what_if_dock_);  // beside the recent wakeups
+    }
     what_if_dock_->show();
     what_if_dock_->raise();
     const QString file = QFileInfo(trace_->path).fileName();
@@ -350,6 +356,7 @@ void MainWindow::closeTrace()
     for (QLabel* l : {time_status_, rate_status_, progress_status_, divergence_status_})
         l->show();
     what_if_->clear();
+    removeDockWidget(what_if_dock_);
     if (sim_diagram_.empty())
         diagram_->clear();
     else

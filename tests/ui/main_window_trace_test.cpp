@@ -8,6 +8,7 @@
 // not parse is reported by file:line and the scenario stays; a cancelled
 // load enters nothing; closing the trace gives the simulation back as it was.
 #include <QAction>
+#include <QDockWidget>
 #include <QLabel>
 #include <QProcess>
 #include <QRegularExpression>
@@ -254,6 +255,8 @@ private slots:
         QVERIFY(window_->openTrace(kTrace, kLscpu));
         QVERIFY(loaded.wait(60000));
         QVERIFY(window_->statusText() != machine);
+        auto* what_if = window_->findChild<QDockWidget*>(QStringLiteral("whatIfDock"));
+        QVERIFY(what_if && what_if->isVisible());
         auto* close = window_->findChild<QAction*>(QStringLiteral("closeTraceAction"));
         QVERIFY(close && close->isEnabled());
         close->trigger();
@@ -263,6 +266,7 @@ private slots:
         QCOMPARE(window_->statusText(), machine);
         QCOMPARE(window_->gridCount(), 2);
         QVERIFY(!close->isEnabled());
+        QVERIFY(!what_if->isVisible());
         // Stepping steps the simulation again.
         QSignalSpy stepped(window_->session(), &SimSession::stepped);
         window_->stepWakeup();
