@@ -73,7 +73,8 @@ void WhatIfPanel::showChoices(const QString& heading, CpuId kernel_cpu,
         item->setText(kCpu, QString::number(rec.chosen));
         QString path = qs(wake_path_name(rec.path));
         const QString reason = choice_reason(rec, policy);
-        if (!reason.isEmpty() && reason != path)
+        // The branch, when it says more than the path's name ("idle cpu" after llc_scan).
+        if (!reason.isEmpty() && QString(reason).replace(QLatin1Char(' '), QLatin1Char('_')) != path)
             path += QStringLiteral(" (%1)").arg(reason);
         item->setText(kPath, path);
         if (kernel_cpu != kNoCpu) {
