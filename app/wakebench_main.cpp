@@ -35,6 +35,7 @@
 #include "main_window.h"
 #include "plugin/plugin_loader.h"
 #include "sim/sim_session.h"
+#include "sim/trace_job.h"
 #include "topology/machine.h"
 
 namespace {
@@ -64,6 +65,9 @@ struct Options {
     QSize size = kWindowSize;
     std::optional<wb::Time> at;
     double frame_stats = 0;  // wall seconds of a flat-out run to measure, 0 off
+    QString trace;           // --trace: a recorded trace to replay and step through
+    QString trace_machine;   // --trace-machine: empty for the scenario's
+    int trace_line = 0;      // --trace-line: the wakeup shown first, by its sched_waking's line
 };
 
 // Returns an exit status when the program should stop before the GUI.
@@ -117,7 +121,22 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         QStringLiteral("Load a policy plugin (a shared library built against the Wakebench SDK) first; repeatable. "
                        "Its policies join the choices, and the window loads it again at its next start."),
         QStringLiteral("PATH.so"));
-    parser.addOptions({plugin, scenario, case_option, machine, screenshot, view, size, at, select_cpu, frame_stats});
+    const QCommandLineOption trace(
+        QStringLiteral("trace"),
+        QStringLiteral("Replay a recorded trace (tracefs, trace-cmd or perf script text, gzipped or not) and step "
+                       "through its wakeups, as File > Open trace... does."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption trace_machine(
+        QStringLiteral("trace-machine"),
+        QStringLiteral("With --trace: the machine it was recorded on, a shipped machine's name, a machine file or "
+                       "lscpu:FILE (the output of lscpu -p); default: the scenario's."),
+        QStringLiteral("SPEC"));
+    const QCommandLineOption trace_line(
+        QStringLiteral("trace-line"),
+        QStringLiteral("With --trace: show first the wakeup whose sched_waking is on this line of the trace."),
+        QStringLiteral("N"));
+    parser.addOptions({plugin, scenario, case_option, machine, screenshot, view, size, at, select_cpu, frame_stats,
+                       trace, trace_machine, trace_line});
 
     if (!parser.parse(args))
         return usage_error(parser.errorText() + QStringLiteral(" (see --help)"));
@@ -214,6 +233,19 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
                 QStringLiteral("--frame-stats: expected seconds of wall time, from 0 to 3600; found '%1'")
                     .arg(parser.value(frame_stats)));
     }
+    out.trace = parser.value(trace);
+    out.trace_machine = parser.value(trace_machine);
+    if (parser.isSet(trace_line)) {
+        bool ok = false;
+        out.trace_line = parser.value(trace_line).toInt(&ok);
+        if (!ok || out.trace_line < 1)
+            return usage_error(
+                QStringLiteral("--trace-line: expected a line number; found '%1'").arg(parser.value(trace_line)));
+    }
+    if (out.trace.isEmpty())
+        for (const QCommandLineOption* trace_only : {&trace_machine, &trace_line})
+            if (parser.isSet(*trace_only))
+                return usage_error(QStringLiteral("--%1 needs --trace").arg(trace_only->names().constFirst()));
     if (parser.isSet(screenshot)) {
         out.screenshot = parser.value(screenshot);
         if (out.screenshot.isEmpty())
@@ -413,6 +445,27 @@ int main(int argc, char** argv)
     }
 
     wb::SimSession* session = window.session();
+    if (!options.trace.isEmpty()) {
+        // The simulation's first frame first: the trace then takes the window over it.
+        if (!session->hasFrame() && !wait_for(session, &wb::SimSession::frameReady, 600000))
+            return usage_error(QStringLiteral("--trace: the simulation did not start"));
+        if (!window.openTrace(options.trace, options.trace_machine))
+            return error_status ? error_status : 1;
+        if (headless || options.trace_line > 0) {
+            QEventLoop loop;
+            QObject::connect(&window, &wb::MainWindow::traceLoaded, &loop, [&] { loop.exit(0); });
+            QObject::connect(&window, &wb::MainWindow::traceLoadStopped, &loop, [&] { loop.exit(1); });
+            if (loop.exec() != 0)
+                return error_status ? error_status : 1;
+            const auto& frames = window.trace()->frames;
+            for (std::size_t i = 0; options.trace_line > 0 && i < frames.size(); ++i)
+                if (frames[i].line >= options.trace_line) {
+                    window.showTraceFrame(static_cast<int>(i));
+                    break;
+                }
+        }
+    }
+
     if (options.frame_stats > 0)
         return measure_frames(window, options.frame_stats);
     if (!headless) {

@@ -16,6 +16,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStringList>
 #include <QStyle>
@@ -43,6 +44,7 @@
 #include "session/scenario_session.h"
 #include "sim/comparison_job.h"
 #include "sim/sim_session.h"
+#include "sim/trace_job.h"
 #include "theme.h"
 #include "topology/machine.h"
 #include "views/topology_scene.h"
@@ -100,18 +102,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         fail(tr("Comparison failed"), tr("The comparison stopped.\n%1").arg(message));
     });
 
-    grid_area_ = new QWidget(this);
+    grid_area_ = new QWidget;
     grid_area_->setObjectName(QStringLiteral("gridArea"));
     grid_layout_ = new QGridLayout(grid_area_);
     grid_layout_->setContentsMargins(4, 4, 4, 4);
     grid_layout_->setSpacing(6);
     // Rows 0 and 1 hold the grids (rebuildGrids); the legend stays below.
     grid_layout_->addWidget(new GridLegend(grid_area_), 2, 0, 1, 2);
-    setCentralWidget(grid_area_);
+    central_ = new QStackedWidget(this);
+    central_->setObjectName(QStringLiteral("centralStack"));
+    central_->addWidget(grid_area_);
+    setCentralWidget(central_);
 
     run_keys_ = new RunKeys(this);
     buildActions();
     buildDocks();
+    buildTraceMode();
     buildMenus();
     buildToolbar();
 
@@ -138,6 +144,7 @@ MainWindow::~MainWindow()
     // The worker thread and the comparison stop before the views they feed go.
     session_->shutdown();
     comparison_job_->cancel();
+    trace_job_->cancel();
     stopMeasuringHost();
 }
 
@@ -145,6 +152,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     session_->shutdown();
     comparison_job_->cancel();
+    trace_job_->cancel();
     stopMeasuringHost();
     event->accept();
 }
@@ -286,6 +294,9 @@ void MainWindow::buildMenus()
     recent_menu_ = file->addMenu(tr("Open &recent"));
     file->addAction(save_);
     file->addSeparator();
+    file->addAction(open_trace_);
+    file->addAction(close_trace_);
+    file->addSeparator();
     file->addAction(tr("Open &machine file…"), this, &MainWindow::openMachineFileDialog);
     file->addSeparator();
     file->addAction(tr("Load policy &plugin…"), this, &MainWindow::loadPluginDialog)
@@ -297,7 +308,7 @@ void MainWindow::buildMenus()
     rebuildRecentMenu();
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    for (QAction* a : {run_, pause_, step_, divergence_, restart_})
+    for (QAction* a : {run_, pause_, step_, step_back_, divergence_, restart_})
         run->addAction(a);
     run->addSeparator();
     run->addAction(tr("Run the &comparison (every seed)"), this, &MainWindow::startComparison);

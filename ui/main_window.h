@@ -12,7 +12,9 @@
 // Its definitions are split by concern: main_window.cpp (building the
 // window, selection, presentation, export), main_window_scenarios.cpp
 // (scenarios and machines), main_window_plugins.cpp (policy plugins) and
-// main_window_run.cpp (run controls and what the worker sends back).
+// main_window_run.cpp (run controls and what the worker sends back) and
+// main_window_trace.cpp (a recorded trace replayed, stepped wakeup by
+// wakeup, and what every policy would choose at each).
 #pragma once
 
 #include <QHash>
@@ -27,6 +29,7 @@
 #include <vector>
 
 #include "base/sim_time.h"
+#include "decision/labelled_record.h"
 #include "io/scenario_json.h"
 #include "session/breakpoint.h"
 #include "sim/sim_frame.h"
@@ -37,7 +40,9 @@ class QDockWidget;
 class QGridLayout;
 class QLabel;
 class QMenu;
+class QProgressDialog;
 class QSlider;
+class QStackedWidget;
 class QThread;
 class QToolBar;
 
@@ -58,6 +63,10 @@ class DecisionDiagram;
 class RecentWakeups;
 class ChartsPanel;
 class RunKeys;
+class TraceJob;
+class WhatIfPanel;
+struct LoadedTrace;
+struct ReplayFrame;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -154,6 +163,35 @@ public:
     void startComparison();
     const Comparison* comparison() const { return comparison_.get(); }
 
+    // --- recorded traces (main_window_trace.cpp) ------------------------------
+    // File ▸ Open trace…: reads, parses and replays `path` on a worker
+    // thread (a progress dialog with Cancel), asking `policies` (default:
+    // the scenario's) at each wakeup in the state the kernel decided in, on
+    // `machine`: empty for the scenario's, "lscpu:FILE" for `lscpu -p`
+    // output, else a shipped machine or a machine file. When it is done
+    // the window enters trace mode on its first wakeup (traceLoaded). False
+    // when it cannot start (the machine or a policy does not load): the
+    // error handler was told why. A trace that fails to read or replay is
+    // reported the same way (traceLoadStopped); the scenario stays either way.
+    bool openTrace(const QString& path, const QString& machine = {}, const QStringList& policies = {});
+    void cancelTraceLoad();
+    bool isLoadingTrace() const;
+    // Back to the simulation, as it was left.
+    void closeTrace();
+    bool inTraceMode() const { return trace_ != nullptr; }
+    const LoadedTrace* trace() const { return trace_.get(); }
+    int traceFrameCount() const;
+    int traceFrameIndex() const { return trace_index_; }
+    const ReplayFrame* traceFrame() const;  // the wakeup shown, or null
+    void showTraceFrame(int index);
+    void stepTraceBack();
+    // `wakesim trace replay` with the same trace, machine and policies.
+    QString traceCommand() const;
+    QString traceStatusText() const;
+    WhatIfPanel* whatIfPanel() const { return what_if_; }
+    int traceGridCount() const { return static_cast<int>(trace_grids_.size()); }
+    PolicyGrid* traceGrid(int i) const { return trace_grids_[static_cast<std::size_t>(i)]; }
+
     // --- views -------------------------------------------------------------
     void selectCpu(int cpu);  // -1 clears; in every grid
     void setErrorHandler(ErrorHandler handler);
@@ -188,6 +226,8 @@ signals:
     void machineChanged();
     void scenarioChanged();
     void frameShown(quint64 serial);
+    void traceLoaded();
+    void traceLoadStopped(const QString& why);  // cancelled or failed
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -231,6 +271,13 @@ private:
     bool adoptImportedMachine(const ImportResult& imported);
     // Asks the host benchmarks to stop at their next step and waits for them.
     void stopMeasuringHost();
+    // Trace mode (main_window_trace.cpp).
+    void buildTraceMode();
+    void openTraceDialog();
+    void onTraceLoaded();
+    void enterTraceMode(std::unique_ptr<LoadedTrace> trace);
+    void nextTraceDifference();
+    void updateTraceActions();
 
     std::unique_ptr<Loaded> loaded_;
     QString imported_machine_path_;
@@ -242,6 +289,7 @@ private:
     ComparisonJob* comparison_job_ = nullptr;
     std::unique_ptr<Comparison> comparison_;
 
+    QStackedWidget* central_ = nullptr;  // the simulation's grids, or a trace's
     QWidget* grid_area_ = nullptr;
     QGridLayout* grid_layout_ = nullptr;
     std::vector<PolicyGrid*> grids_;
@@ -255,6 +303,22 @@ private:
     QMenu* break_menu_ = nullptr;
     QMenu* active_breaks_ = nullptr;
     std::vector<QDockWidget*> docks_;
+
+    TraceJob* trace_job_ = nullptr;
+    QProgressDialog* trace_progress_ = nullptr;
+    std::unique_ptr<LoadedTrace> trace_;
+    int trace_index_ = -1;
+    QWidget* trace_area_ = nullptr;
+    QGridLayout* trace_layout_ = nullptr;
+    std::vector<PolicyGrid*> trace_grids_;
+    WhatIfPanel* what_if_ = nullptr;
+    QDockWidget* what_if_dock_ = nullptr;
+    QLabel* trace_status_ = nullptr;
+    QLabel* trace_flag_ = nullptr;
+    QAction* open_trace_ = nullptr;
+    QAction* close_trace_ = nullptr;
+    QAction* step_back_ = nullptr;
+    LabelledRecords sim_diagram_;  // the simulation's diagram, put back when the trace closes
 
     QAction* open_ = nullptr;
     QAction* save_ = nullptr;

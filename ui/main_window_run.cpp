@@ -61,6 +61,8 @@ void MainWindow::pauseSimulation()
 
 void MainWindow::toggleRun()
 {
+    if (inTraceMode())
+        return;  // a trace is stepped, not run
     const SimState s = session_->state();
     if (s == SimState::Running || s == SimState::Seeking)
         pauseSimulation();
@@ -70,11 +72,19 @@ void MainWindow::toggleRun()
 
 void MainWindow::stepWakeup()
 {
+    if (inTraceMode()) {
+        showTraceFrame(traceFrameIndex() + 1);
+        return;
+    }
     session_->step();
 }
 
 void MainWindow::nextDivergence()
 {
+    if (inTraceMode()) {
+        nextTraceDifference();
+        return;
+    }
     message_status_->setText(tr("looking for the next divergence…"));
     session_->nextDivergence();
 }
@@ -329,8 +339,12 @@ void MainWindow::onStateChanged(SimState state)
     pause_->setEnabled(moving);
     step_->setEnabled(state == SimState::Paused);
     divergence_->setEnabled(state == SimState::Paused && gridCount() > 1);
+    divergence_->setToolTip(tr("Step to the next wakeup the policies decide differently (D)"));
+    restart_->setEnabled(true);
     // Animating every record while running would only flicker.
     diagram_->setAnimationInterval(moving ? 0 : 350);
+    if (inTraceMode())
+        updateTraceActions();  // the simulation waits behind the trace
 }
 
 void MainWindow::onStopped(const QString& why)

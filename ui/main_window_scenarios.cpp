@@ -138,6 +138,7 @@ bool MainWindow::setScenario(const Scenario& scenario, const QString& path, int 
     loaded_ = std::move(loaded);
 
     comparison_job_->cancel();
+    closeTrace();  // a scenario opened leaves the trace
     comparison_.reset();
     rebuildGrids(loaded_->setup);
     domains_->clear();
@@ -532,6 +533,11 @@ void MainWindow::stopMeasuringHost()
 
 void MainWindow::copyWakesimCommand()
 {
+    if (inTraceMode()) {
+        QApplication::clipboard()->setText(traceCommand());
+        message_status_->setText(tr("copied: %1").arg(traceCommand()));
+        return;
+    }
     const QString text = wakesimCommand();
     if (text.isEmpty() && loaded_) {
         QString why;

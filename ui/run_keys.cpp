@@ -23,6 +23,8 @@ bool is_run_key(const QKeyEvent& key)
     case Qt::Key_Space:
     case Qt::Key_Period:
     case Qt::Key_Right:
+    case Qt::Key_Left:
+    case Qt::Key_Comma:
     case Qt::Key_D:
         return true;
     default:

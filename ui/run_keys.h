@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
-// RunKeys: the run's single-key shortcuts (Space, '.', Right, D) act on the
-// run wherever focus is in the window, except in a field that takes text,
-// which keeps its keys; Escape leaves such a field for the first grid.
-// Without it a focused button, list or combo box would take Space or Right
+// RunKeys: the run's single-key shortcuts (Space, '.', Right, D, and ','
+// and Left, back a wakeup in a trace) act on the run wherever focus is in
+// the window, except in a field that takes text, which keeps its keys;
+// Escape leaves such a field for the first grid. Without it a focused button, list or combo box would take Space or Right
 // for itself, and a field would swallow Escape.
 #pragma once
 

@@ -55,6 +55,21 @@ inline QColor distance_colour(DistanceClass c)
     return ramp[static_cast<std::size_t>(c)];
 }
 
+// A wakeup the policies (or the model and the kernel) decided differently:
+// the row's background in the lists. Light enough that black text stays
+// readable on it; orange is the colour the topology grid outlines with too.
+inline QColor divergence_background()
+{
+    return QColor(0xfc, 0xe4, 0xb8);
+}
+
+// The kernel's own choice in a replayed trace, on the grid: a dashed ring
+// and a K tag, distinct from the model's solid ring.
+inline QColor kernel_mark()
+{
+    return QColor(0xc0, 0x1c, 0x28);
+}
+
 // Untaken diagram edges and idle nodes: present, never competing with a policy.
 inline QColor inactive()
 {

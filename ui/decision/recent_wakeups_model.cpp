@@ -17,10 +17,6 @@ QString qstr(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-// Light enough that black text stays readable on it; orange is the colour
-// the topology grid outlines with too.
-const QColor kDivergenceBackground(0xfc, 0xe4, 0xb8);
-
 }  // namespace
 
 RecentWakeupsModel::RecentWakeupsModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -172,7 +168,7 @@ QVariant RecentWakeupsModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::BackgroundRole:
         if (diverged)
-            return QBrush(kDivergenceBackground);
+            return QBrush(palette::divergence_background());
         return {};
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("wakeup #%1 at %2: %3 on %4 wakes %5 (prev %6, %7); target %8, chosen %9 via %10")

@@ -10,6 +10,7 @@
 #include <QtMath>
 #include <algorithm>
 
+#include "decision/palette.h"
 #include "views/overlay_style.h"
 
 namespace wb {
@@ -62,6 +63,38 @@ void DecisionOverlay::clearRecord()
         return;
     has_record_ = false;
     update();
+}
+
+void DecisionOverlay::setKernelCpu(CpuId cpu)
+{
+    if (kernel_cpu_ == cpu)
+        return;
+    kernel_cpu_ = cpu;
+    update();
+}
+
+// Outside the model's ring, so that both show on one CPU when they agree;
+// the tag sits at the bottom right, clear of the W/P/T tags and the scan
+// badges at the top.
+void DecisionOverlay::paintKernel(QPainter* painter) const
+{
+    const QRectF r = cell(kernel_cpu_);
+    if (r.isNull())
+        return;
+    const QColor ink = palette::kernel_mark();
+    const QRectF ring = r.adjusted(-7, -7, 7, 7);
+    painter->setBrush(Qt::NoBrush);
+    painter->setPen(QPen(kHalo, 5));
+    painter->drawRoundedRect(ring, 7, 7);
+    painter->setPen(QPen(ink, 2.5, Qt::DashLine));
+    painter->drawRoundedRect(ring, 7, 7);
+    painter->setFont(badge_font(10));
+    const QRectF tag(ring.right() - 12, ring.bottom() - 9, 16, 14);
+    painter->setPen(QPen(Qt::white, 1));
+    painter->setBrush(ink);
+    painter->drawRoundedRect(tag, 3, 3);
+    painter->setPen(Qt::white);
+    painter->drawText(tag, Qt::AlignCenter, QStringLiteral("K"));
 }
 
 int DecisionOverlay::scanNumber(CpuId cpu) const
@@ -119,9 +152,11 @@ void DecisionOverlay::paintArrow(QPainter* painter, const QColor& colour) const
 
 void DecisionOverlay::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    if (kernel_cpu_ != kNoCpu)
+        paintKernel(painter);
     if (!has_record_)
         return;
-    painter->setRenderHint(QPainter::Antialiasing, true);
     const QColor arrow = overlay_style::ring_colour(rec_.from_waker);
 
     // The chosen CPU: a ring in the arrow's colour, under the tags.

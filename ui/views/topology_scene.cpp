@@ -209,7 +209,9 @@ void TopologyScene::clearSnapshot()
     for (CpuCellItem* c : cells_)
         c->clearLive();
     live_.clear();
+    names_.clear();
     overlay_->clearRecord();
+    overlay_->setKernelCpu(kNoCpu);
 }
 
 QString TopologyScene::liveToolTip(CpuId cpu) const
@@ -221,7 +223,10 @@ QString TopologyScene::liveToolTip(CpuId cpu) const
         return text;
     const CpuSnapshot& c = live_[static_cast<std::size_t>(cpu)];
     QString state;
-    if (c.curr != kNoTask)
+    const std::size_t at = static_cast<std::size_t>(cpu);
+    if (c.curr != kNoTask && at < names_.size() && !names_[at].isEmpty())
+        state = QStringLiteral("running %1").arg(names_[at].toHtmlEscaped());
+    else if (c.curr != kNoTask)
         state = QStringLiteral("running task %1 (group %2)").arg(c.curr).arg(c.curr_group);
     else if (c.idle && c.idle_state >= 0 && static_cast<std::size_t>(c.idle_state) < machine_.idle_states.size())
         state = QStringLiteral("idle in %1")
@@ -258,6 +263,11 @@ void TopologyScene::showDecision(const DecisionRecord* rec)
         overlay_->showRecord(*rec);
     else
         overlay_->clearRecord();
+}
+
+void TopologyScene::showKernelChoice(CpuId cpu)
+{
+    overlay_->setKernelCpu(cpu);
 }
 
 }  // namespace wb

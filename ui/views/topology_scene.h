@@ -7,6 +7,7 @@
 
 #include <QColor>
 #include <QGraphicsScene>
+#include <QString>
 #include <vector>
 
 #include "session/run_snapshot.h"
@@ -53,6 +54,9 @@ public:
     // rebuilt) and keeps the values for the hover tooltip.
     void applySnapshot(const std::vector<CpuSnapshot>& cpus);
     void clearSnapshot();
+    // The running task of each CPU by name ("sched-pipe 19849"), for the
+    // tooltip of a state that has names (a replayed trace); empty: none.
+    void setTaskNames(std::vector<QString> names) { names_ = std::move(names); }
     const std::vector<CpuSnapshot>& snapshot() const { return live_; }
     // The live tooltip of a CPU's cell: nr_running, h_nr_delayed, util_avg,
     // capacity, avg_idle and its LLC's idle-cores hint.
@@ -60,6 +64,8 @@ public:
 
     // One wakeup drawn over the grid; null clears it.
     void showDecision(const DecisionRecord* rec);
+    // The kernel's choice for the wakeup shown (a replayed trace); kNoCpu clears it.
+    void showKernelChoice(CpuId cpu);
     DecisionOverlay* decisionOverlay() const { return overlay_; }
 
     // The colour a task group's running task is drawn in.
@@ -79,6 +85,7 @@ private:
     CpuId current_ = kNoCpu;
     Machine machine_;  // for the tooltips' topology lines
     std::vector<CpuSnapshot> live_;
+    std::vector<QString> names_;
     DecisionOverlay* overlay_ = nullptr;
 };
 

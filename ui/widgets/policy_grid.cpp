@@ -68,6 +68,12 @@ void PolicyGrid::showFigures(const RunSnapshot& snap)
                              .arg(snap.now.to_seconds(), 0, 'f', 6));
 }
 
+void PolicyGrid::showFiguresText(const QString& text, const QString& tooltip)
+{
+    figures_->setText(text);
+    figures_->setToolTip(tooltip);
+}
+
 QString PolicyGrid::shownName() const
 {
     return title_->shownText();

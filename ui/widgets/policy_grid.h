@@ -34,6 +34,8 @@ public:
     QString shownName() const;
 
     void showFigures(const RunSnapshot& snap);
+    // Figures that are not a run's (a replayed trace's agreement with the kernel).
+    void showFiguresText(const QString& text, const QString& tooltip = {});
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+//
+// WhatIfPanel: for one wakeup, in exactly one state, what every listed
+// policy chose and by which path, beside the kernel's own choice when the
+// wakeup comes from a recorded trace. A policy whose CPU is not the
+// kernel's is flagged as the recent wakeups flag a divergence: its row on
+// the divergence background, "differs" in its last column. Each row's
+// tooltip has the policy's steps. Selecting a row emits policyChosen, for
+// the window to light that policy's path.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+#include <utility>
+#include <vector>
+
+#include "sched/decision.h"
+
+class QLabel;
+class QTreeWidget;
+
+namespace wb {
+
+class WhatIfPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit WhatIfPanel(QWidget* parent = nullptr);
+
+    // `heading` names the wakeup ("line 698 · sched-pipe 19850 · waker CPU 1").
+    // kernel_cpu kNoCpu: no kernel choice to compare with (a simulated run).
+    void showChoices(const QString& heading, CpuId kernel_cpu,
+                     const std::vector<std::pair<std::string, DecisionRecord>>& choices);
+    // Nothing to show, and why.
+    void clear(const QString& why = {});
+
+    int rowCount() const;
+    QString policyAt(int row) const;
+    CpuId chosenAt(int row) const;
+    QString pathAt(int row) const;
+    bool differsAt(int row) const;  // from the kernel
+    QString heading() const;
+
+signals:
+    void policyChosen(int row);
+
+private:
+    QLabel* heading_ = nullptr;
+    QTreeWidget* table_ = nullptr;
+    CpuId kernel_cpu_ = kNoCpu;
+    std::vector<std::pair<std::string, DecisionRecord>> choices_;
+};
+
+}  // namespace wb
