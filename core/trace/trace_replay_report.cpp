@@ -4,24 +4,15 @@
 #include <cstdio>
 #include <string>
 
+#include "trace/report_text.h"
 #include "trace/trace_replay.h"
 
 namespace wb {
 
 namespace {
 
-template <typename... A>
-void line(std::string& out, const char* fmt, A... args)
-{
-    char buf[512];
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    out += buf;
-}
-
-unsigned long long ull(std::uint64_t v)
-{
-    return static_cast<unsigned long long>(v);
-}
+using report_text::line;
+using report_text::ull;
 
 double pct(std::uint64_t part, std::uint64_t whole)
 {

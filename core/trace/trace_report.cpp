@@ -7,6 +7,7 @@
 #include "metrics/run_summary.h"
 #include "topology/distance.h"
 #include "topology/machine.h"
+#include "trace/report_text.h"
 
 namespace wb {
 
@@ -95,17 +96,8 @@ void check_cpu(int cpu, int column, const char* what, const TraceEvent& ev, cons
                             " (give the machine the trace was recorded on)"});
 }
 
-void line(std::string& out, const char* fmt, auto... args)
-{
-    char buf[512];
-    std::snprintf(buf, sizeof buf, fmt, args...);
-    out += buf;
-}
-
-unsigned long long ull(std::uint64_t v)
-{
-    return static_cast<unsigned long long>(v);
-}
+using report_text::line;
+using report_text::ull;
 
 }  // namespace
 
