@@ -5,10 +5,9 @@
 #include <iostream>
 
 #include "cli/args.h"
+#include "cli/trace_options.h"
+#include "cli/trace_workload_command.h"
 #include "io/input_error.h"
-#include "io/lscpu_import.h"
-#include "io/sysfs_import.h"
-#include "io/topology_library.h"
 #include "io/trace_input.h"
 #include "io/trace_report_json.h"
 #include "topology/cpumask.h"
@@ -33,45 +32,6 @@ const std::vector<OptionSpec> kImportSpecs{
 const char* const kUsage =
     "usage: wakesim trace import FILE (--topology MACHINE | --sysfs [ROOT] | --lscpu FILE) [options]\n";
 
-Machine machine_of(const Args& args)
-{
-    const int sources = args.has("topology") + args.has("sysfs") + args.has("lscpu");
-    if (sources != 1)
-        throw UsageError(std::string("trace import: expected exactly one of --topology MACHINE, --sysfs [ROOT] or "
-                                     "--lscpu FILE: the machine the trace was recorded on\n") +
-                         kUsage + describe_options(kImportSpecs));
-    if (auto spec = args.get("topology"))
-        return resolve_machine(*spec);
-    if (auto path = args.get("lscpu"))
-        return import_lscpu(*path).machine;
-    return import_sysfs(args.get("sysfs").value_or("")).machine;
-}
-
-std::vector<std::pair<int, int>> parse_pids(const std::string& text)
-{
-    std::vector<std::pair<int, int>> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find(',', start);
-        if (end == std::string::npos)
-            end = text.size();
-        const std::string item = text.substr(start, end - start);
-        const std::size_t dash = item.find('-');
-        const auto whole = [&](const std::string& s) {
-            return parse_whole_number("trace import", "pid", s, 0, 0x3fffffff);
-        };
-        if (item.empty())
-            throw UsageError("trace import: --pid '" + text + "': expected pids and ranges such as 1200,1300-1310");
-        const int lo = static_cast<int>(whole(item.substr(0, dash)));
-        const int hi = dash == std::string::npos ? lo : static_cast<int>(whole(item.substr(dash + 1)));
-        if (hi < lo)
-            throw UsageError("trace import: --pid '" + text + "': range " + item + " ends before it starts");
-        out.emplace_back(lo, hi);
-        start = end + 1;
-    }
-    return out;
-}
-
 int import(const std::vector<std::string>& argv)
 {
     if (!argv.empty() && (argv[0] == "--help" || argv[0] == "help")) {
@@ -83,17 +43,7 @@ int import(const std::vector<std::string>& argv)
         throw UsageError(std::string("trace import: expected one trace file\n") + kUsage +
                          describe_options(kImportSpecs));
     const std::string& path = args.positionals[0];
-    TaskFilter filter;
-    if (auto re = args.get("comm")) {
-        try {
-            filter.comm.emplace(*re, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            throw UsageError("trace import: --comm '" + *re + "': expected a regular expression (" + e.what() + ")");
-        }
-        filter.comm_text = *re;
-    }
-    if (auto list = args.get("pid"))
-        filter.pids = parse_pids(*list);
+    const TaskFilter filter = task_filter_of(args, "trace import");
     std::string clock = args.get("clock").value_or("");
     const TraceClock* named = nullptr;
     if (!clock.empty()) {
@@ -105,7 +55,7 @@ int import(const std::vector<std::string>& argv)
             throw UsageError("trace import: --clock '" + clock + "': expected one of " + names);
         }
     }
-    const Machine machine = machine_of(args);
+    const Machine machine = trace_machine_of(args, "trace import", kUsage + describe_options(kImportSpecs));
     std::ofstream json_out;
     if (auto out = args.get("json")) {
         json_out.open(*out);
@@ -140,6 +90,8 @@ int trace_command(const std::vector<std::string>& argv)
     const std::vector<std::string> rest(argv.begin() + 1, argv.end());
     if (argv[0] == "import")
         return import(rest);
+    if (argv[0] == "to-workload")
+        return trace_to_workload_command(rest);
     throw UsageError("trace: unknown subcommand '" + argv[0] + "'; expected import\n" + kUsage);
 }
 
