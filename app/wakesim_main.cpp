@@ -37,6 +37,7 @@ const char* const kUsage =
     "  compare --topology M --workload W... --policies A,B --runs N   compare policies over seeds\n"
     "  validate [--case ID] [--quick]   the model against published measurements of real kernels\n"
     "  trace import FILE --topology M   a real trace (tracefs, trace-cmd, perf script) reported as a run\n"
+    "  trace to-workload FILE --topology M --output W.json   its tasks' shape as a json workload\n"
     "Run `wakesim topology help` for the options.";
 
 // Loads the leading --plugin options' plugins and returns the words after them.

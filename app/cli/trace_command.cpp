@@ -7,10 +7,9 @@
 #include "base/sim_time.h"
 #include "cli/args.h"
 #include "cli/compare_command.h"
+#include "cli/trace_options.h"
+#include "cli/trace_workload_command.h"
 #include "io/input_error.h"
-#include "io/lscpu_import.h"
-#include "io/sysfs_import.h"
-#include "io/topology_library.h"
 #include "io/trace_input.h"
 #include "policies/registry.h"
 #include "io/trace_replay_json.h"
@@ -51,63 +50,9 @@ const std::vector<OptionSpec> kReplaySpecs{
 const char* const kUsage =
     "usage: wakesim trace import FILE (--topology MACHINE | --sysfs [ROOT] | --lscpu FILE) [options]\n"
     "       wakesim trace replay FILE (--topology MACHINE | --sysfs [ROOT] | --lscpu FILE) [--policies A,B,...] "
+    "[options]\n"
+    "       wakesim trace to-workload FILE (--topology MACHINE | --sysfs [ROOT] | --lscpu FILE) --output W.json "
     "[options]\n";
-
-Machine machine_of(const Args& args, const char* command, const std::vector<OptionSpec>& specs)
-{
-    const int sources = args.has("topology") + args.has("sysfs") + args.has("lscpu");
-    if (sources != 1)
-        throw UsageError(std::string(command) + ": expected exactly one of --topology MACHINE, --sysfs [ROOT] or " +
-                         "--lscpu FILE: the machine the trace was recorded on\n" + kUsage + describe_options(specs));
-    if (auto spec = args.get("topology"))
-        return resolve_machine(*spec);
-    if (auto path = args.get("lscpu"))
-        return import_lscpu(*path).machine;
-    return import_sysfs(args.get("sysfs").value_or("")).machine;
-}
-
-std::vector<std::pair<int, int>> parse_pids(const std::string& text, const char* command)
-{
-    std::vector<std::pair<int, int>> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find(',', start);
-        if (end == std::string::npos)
-            end = text.size();
-        const std::string item = text.substr(start, end - start);
-        const std::size_t dash = item.find('-');
-        const auto whole = [&](const std::string& s) {
-            return parse_whole_number(command, "pid", s, 0, 0x3fffffff);
-        };
-        if (item.empty())
-            throw UsageError(std::string(command) + ": --pid '" + text +
-                             "': expected pids and ranges such as 1200,1300-1310");
-        const int lo = static_cast<int>(whole(item.substr(0, dash)));
-        const int hi = dash == std::string::npos ? lo : static_cast<int>(whole(item.substr(dash + 1)));
-        if (hi < lo)
-            throw UsageError(std::string(command) + ": --pid '" + text + "': range " + item + " ends before it starts");
-        out.emplace_back(lo, hi);
-        start = end + 1;
-    }
-    return out;
-}
-
-TaskFilter filter_of(const Args& args, const char* command)
-{
-    TaskFilter filter;
-    if (auto re = args.get("comm")) {
-        try {
-            filter.comm.emplace(*re, std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-            throw UsageError(std::string(command) + ": --comm '" + *re + "': expected a regular expression (" +
-                             e.what() + ")");
-        }
-        filter.comm_text = *re;
-    }
-    if (auto list = args.get("pid"))
-        filter.pids = parse_pids(*list, command);
-    return filter;
-}
 
 std::ofstream open_output(const Args& args, const char* option, const char* command)
 {
@@ -131,7 +76,7 @@ int import(const std::vector<std::string>& argv)
         throw UsageError(std::string("trace import: expected one trace file\n") + kUsage +
                          describe_options(kImportSpecs));
     const std::string& path = args.positionals[0];
-    const TaskFilter filter = filter_of(args, "trace import");
+    const TaskFilter filter = task_filter_of(args, "trace import");
     std::string clock = args.get("clock").value_or("");
     const TraceClock* named = nullptr;
     if (!clock.empty()) {
@@ -143,7 +88,7 @@ int import(const std::vector<std::string>& argv)
             throw UsageError("trace import: --clock '" + clock + "': expected one of " + names);
         }
     }
-    const Machine machine = machine_of(args, "trace import", kImportSpecs);
+    const Machine machine = trace_machine_of(args, "trace import", kUsage + describe_options(kImportSpecs));
     std::ofstream json_out = open_output(args, "json", "trace import");
 
     const ParsedTrace trace = parse_trace(read_trace_file(path), path);
@@ -172,7 +117,7 @@ int replay(const std::vector<std::string>& argv)
                          describe_options(kReplaySpecs));
     const std::string& path = args.positionals[0];
     ReplayOptions options;
-    options.filter = filter_of(args, "trace replay");
+    options.filter = task_filter_of(args, "trace replay");
     if (auto list = args.get("policies")) {
         options.policies = split_policy_list(*list);
         if (options.policies.empty())
@@ -191,7 +136,7 @@ int replay(const std::vector<std::string>& argv)
             throw UsageError("trace replay: --sync-window '" + *text + "': expected a duration such as 20us");
         options.sync_window_ns = window.ns();
     }
-    const Machine machine = machine_of(args, "trace replay", kReplaySpecs);
+    const Machine machine = trace_machine_of(args, "trace replay", kUsage + describe_options(kReplaySpecs));
     std::ofstream json_out = open_output(args, "json", "trace replay");
     std::ofstream record_out = open_output(args, "record", "trace replay");
 
@@ -213,7 +158,7 @@ int replay(const std::vector<std::string>& argv)
 int trace_command(const std::vector<std::string>& argv)
 {
     if (argv.empty())
-        throw UsageError(std::string("trace: expected a subcommand: import or replay\n") + kUsage);
+        throw UsageError(std::string("trace: expected a subcommand: import, replay or to-workload\n") + kUsage);
     if (argv[0] == "--help" || argv[0] == "help") {
         std::cout << kUsage << describe_options(kImportSpecs);
         return 0;
@@ -223,7 +168,9 @@ int trace_command(const std::vector<std::string>& argv)
         return import(rest);
     if (argv[0] == "replay")
         return replay(rest);
-    throw UsageError("trace: unknown subcommand '" + argv[0] + "'; expected import or replay\n" + kUsage);
+    if (argv[0] == "to-workload")
+        return trace_to_workload_command(rest);
+    throw UsageError("trace: unknown subcommand '" + argv[0] + "'; expected import, replay or to-workload\n" + kUsage);
 }
 
 }  // namespace wb::cli
