@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trace/trace_workload.h"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -67,8 +68,9 @@ enum class Off {
 
 struct Timeline {
     std::vector<JsonPhase> phases;
-    std::int64_t run_ns = 0;         // CPU time not yet written as a run phase
-    std::int64_t running_since = -1;  // -1: not running
+    double work_ns = 0;               // work not yet written as a run phase, in ns at nominal speed
+    std::int64_t running_since = -1;  // -1: not running; else when work_ns was last brought up to date
+    double speed = 1;                 // work per ns on its CPU since running_since
     int cpu = -1;
     Off off = Off::NotYet;
     std::int64_t off_since = 0;
@@ -77,16 +79,25 @@ struct Timeline {
 
 class Builder final : public TraceObserver {
 public:
-    Builder(const std::vector<char>& selected, const std::vector<std::string>& names, TraceWorkload& w,
-            std::size_t max_phases)
-        : selected_(selected), names_(names), w_(w), max_(max_phases), lines_(selected.size())
+    Builder(const Machine& machine, const std::vector<char>& selected, const std::vector<std::string>& names,
+            TraceWorkload& w, std::size_t max_phases)
+        : machine_(machine), selected_(selected), names_(names), w_(w), max_(max_phases), lines_(selected.size()),
+          running_(static_cast<std::size_t>(machine.nr_cpus()), kTraceIdle),
+          busy_(static_cast<std::size_t>(machine.nr_cpus()), 0), siblings_(static_cast<std::size_t>(machine.nr_cpus()))
     {
+        for (CpuId cpu = 0; cpu < machine.nr_cpus(); ++cpu) {
+            const CpuMask core = machine.smt_mask(cpu);
+            for (CpuId other = core.first(); other != kNoCpu; other = core.next(other))
+                if (other != cpu)
+                    siblings_[static_cast<std::size_t>(cpu)].push_back(other);
+        }
     }
 
     // After each event: a selected task the state has current on the
     // event's CPU runs from now if the timeline had it off its CPU. This
     // catches the tasks a CPU's first line shows running and those a
-    // lost-events marker hid the switch to.
+    // lost-events marker hid the switch to. A CPU that went between busy
+    // and idle changes its SMT siblings' speed.
     void after(const TraceState& state, const TraceEvent& ev)
     {
         if (ev.cpu < 0 || cut_)
@@ -94,6 +105,12 @@ public:
         const int curr = state.cpus()[static_cast<std::size_t>(ev.cpu)].curr;
         if (curr >= 0 && is_selected(curr) && line(curr).running_since < 0)
             switch_in(curr, ev.cpu, ev.ts);
+        const char busy = curr >= 0;
+        if (busy_[static_cast<std::size_t>(ev.cpu)] == busy)
+            return;
+        busy_[static_cast<std::size_t>(ev.cpu)] = busy;
+        for (const int sibling : siblings_[static_cast<std::size_t>(ev.cpu)])
+            respeed(sibling, ev.ts);
     }
 
     void waking(const TraceState& state, int wakee) override
@@ -168,8 +185,7 @@ public:
         if (s.prev >= 0 && s.prev != s.next && is_selected(s.prev)) {
             Timeline& l = line(s.prev);
             if (l.running_since >= 0)
-                l.run_ns += s.ts - l.running_since;
-            l.running_since = -1;
+                switch_out(s.prev, s.ts);
             l.off_since = s.ts;
             if (s.implied) {
                 l.off = Off::Unknown;
@@ -197,11 +213,13 @@ public:
             Timeline& l = lines_[i];
             if (l.running_since < 0 || (marker.cpu >= 0 && l.cpu != marker.cpu))
                 continue;
-            l.run_ns += marker.ts - l.running_since;
-            l.running_since = -1;
+            switch_out(static_cast<int>(i), marker.ts);
             l.off = Off::Unknown;
             l.off_since = marker.ts;
         }
+        for (std::size_t cpu = 0; cpu < busy_.size(); ++cpu)
+            if (marker.cpu < 0 || static_cast<int>(cpu) == marker.cpu)
+                busy_[cpu] = 0;
     }
 
     // The trace's end: what still runs has run up to the last stamp.
@@ -214,8 +232,7 @@ public:
             if (!selected_[i])
                 continue;
             if (l.running_since >= 0)
-                l.run_ns += end_ts - l.running_since;
-            l.running_since = -1;
+                switch_out(static_cast<int>(i), end_ts);
             if (l.phases.size() < max_)
                 flush_run(static_cast<int>(i), end_ts);
         }
@@ -254,26 +271,70 @@ private:
         Timeline& l = line(task);
         l.running_since = ts;
         l.cpu = cpu;
+        l.speed = speed_of(cpu);
+        running_[static_cast<std::size_t>(cpu)] = task;
     }
 
-    // The CPU time since the last phase, as a run phase (none if zero).
+    void switch_out(int task, std::int64_t ts)
+    {
+        Timeline& l = line(task);
+        settle(l, ts);
+        l.running_since = -1;
+        if (running_[static_cast<std::size_t>(l.cpu)] == task)
+            running_[static_cast<std::size_t>(l.cpu)] = kTraceIdle;
+    }
+
+    // A run phase is work at nominal speed, which the engine turns back into
+    // time on whatever CPU runs it (docs/workload-json.md). The trace gives
+    // time on a CPU, so the time is turned into work by the rule the engine
+    // applies: the CPU's speed, times smt_contention while an SMT sibling is
+    // busy. Without it, a run of SMT-contended time would be slowed twice.
+    double speed_of(int cpu) const
+    {
+        double speed = machine_.cpus[static_cast<std::size_t>(cpu)].speed;
+        for (const int sibling : siblings_[static_cast<std::size_t>(cpu)])
+            if (busy_[static_cast<std::size_t>(sibling)]) {
+                speed *= machine_.costs[Cost::smt_contention];
+                break;
+            }
+        return speed;
+    }
+
+    static void settle(Timeline& l, std::int64_t now)
+    {
+        l.work_ns += static_cast<double>(now - l.running_since) * l.speed;
+        l.running_since = now;
+    }
+
+    // A sibling of `cpu` went busy or idle: the selected task running on
+    // `cpu`, if any, works at a new speed from now.
+    void respeed(int cpu, std::int64_t now)
+    {
+        const int task = running_[static_cast<std::size_t>(cpu)];
+        if (task < 0)
+            return;
+        Timeline& l = line(task);
+        settle(l, now);
+        l.speed = speed_of(cpu);
+    }
+
+    // The work since the last phase, as a run phase (none if zero).
     void flush_run(int task, std::int64_t now)
     {
         Timeline& l = line(task);
-        if (l.running_since >= 0) {
-            l.run_ns += now - l.running_since;
-            l.running_since = now;
-        }
-        if (l.run_ns <= 0)
+        if (l.running_since >= 0)
+            settle(l, now);
+        const auto work = static_cast<std::int64_t>(std::llround(l.work_ns));
+        if (work <= 0)
             return;
         JsonPhase ph;
         ph.kind = JsonPhase::Kind::Run;
-        ph.duration = Time::ns(l.run_ns);
+        ph.duration = Time::ns(work);
         l.phases.push_back(ph);
         TraceWorkloadTask& st = this->task(task);
         ++st.runs;
-        st.run_ns += l.run_ns;
-        l.run_ns = 0;
+        st.run_ns += work;
+        l.work_ns = 0;
     }
 
     // The task blocks: its run so far is one phase, and the signals it sent
@@ -326,11 +387,15 @@ private:
         }
     }
 
+    const Machine& machine_;
     const std::vector<char>& selected_;
     const std::vector<std::string>& names_;
     TraceWorkload& w_;
     std::size_t max_;
     std::vector<Timeline> lines_;
+    std::vector<int> running_;  // per CPU: the selected task whose work is being counted there, or kTraceIdle
+    std::vector<char> busy_;    // per CPU: a task (any, selected or not) is current there
+    std::vector<std::vector<int>> siblings_;  // per CPU: its SMT siblings, itself left out
     bool cut_ = false;
 };
 
@@ -402,7 +467,7 @@ TraceWorkload trace_to_workload(const ParsedTrace& trace, const Machine& machine
                                         "of the workload (`wakesim trace import` lists how many it selects)"});
     const std::vector<std::string> names = task_names(first, selected);
 
-    Builder builder(selected, names, w, options.max_phases_per_task);
+    Builder builder(machine, selected, names, w, options.max_phases_per_task);
     TraceState state(machine.nr_cpus(), true);
     for (const TraceEvent& ev : trace.events) {
         state.apply(ev, &builder);

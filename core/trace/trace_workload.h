@@ -6,10 +6,13 @@
 // real run (who wakes whom, sync or not, how long each runs between
 // blocking, how long it sleeps) can be simulated under any policy.
 //
-//   run     the CPU time the task ran between two blocking points (or a
+//   run     the work the task did between two blocking points (or a
 //           signal it sent), summed across preemptions: a preemption is
 //           the scheduler's doing, not the task's, so the simulated
-//           scheduler decides it anew
+//           scheduler decides it anew. Work is time on a CPU times the
+//           speed the engine would give that CPU then (its `speed`, times
+//           smt_contention while an SMT sibling is busy), so that the
+//           engine turns it back into the same time
 //   wait    a block a selected task ended: the waker's timeline gets a
 //           `signal` of "wake-<wakee>" at its sched_waking, the wakee's a
 //           `wait` on it. Each name has one waiter, so waits and signals
@@ -62,7 +65,7 @@ struct TraceWorkloadTask {
     std::string comm;       // its last comm in the trace
     std::string name;       // the template's name in the file
     bool forked = false;    // started by a selected parent's fork phase
-    std::int64_t run_ns = 0;  // CPU time written as run phases
+    std::int64_t run_ns = 0;  // work written as run phases, in ns at nominal speed
     std::uint64_t runs = 0, waits = 0, signals = 0, sync_signals = 0, sleeps = 0, forks = 0;
 };
 
