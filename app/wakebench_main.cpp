@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "decision/decision_diagram.h"
+#include "decision/what_if_panel.h"
 #include "base/sim_time.h"
 #include "export/export_format.h"
 #include "export/export_frame.h"
@@ -34,6 +35,7 @@
 #include "io/topology_library.h"
 #include "main_window.h"
 #include "plugin/plugin_loader.h"
+#include "sched/features.h"
 #include "sim/sim_session.h"
 #include "sim/trace_job.h"
 #include "topology/machine.h"
@@ -68,6 +70,8 @@ struct Options {
     QString trace;           // --trace: a recorded trace to replay and step through
     QString trace_machine;   // --trace-machine: empty for the scenario's
     int trace_line = 0;      // --trace-line: the wakeup shown first, by its sched_waking's line
+    bool what_if = false;    // --what-if: the What if dock, asked at each stepped wakeup
+    QStringList flips;       // --flip: mainline with these features switched, a What if row each
 };
 
 // Returns an exit status when the program should stop before the GUI.
@@ -135,8 +139,17 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         QStringLiteral("trace-line"),
         QStringLiteral("With --trace: show first the wakeup whose sched_waking is on this line of the trace."),
         QStringLiteral("N"));
+    const QCommandLineOption what_if(
+        QStringLiteral("what-if"),
+        QStringLiteral("Show the What if dock: at each stepped wakeup (and with --screenshot --at, the one pictured), "
+                       "what every policy of the scenario would choose in the same state."));
+    const QCommandLineOption flip(
+        QStringLiteral("flip"),
+        QStringLiteral("With --what-if: add mainline with these scheduler features switched, a row each "
+                       "(NO_SIS_UTIL,NO_WA_IDLE: the names of wakesim list features)."),
+        QStringLiteral("FEATURES"));
     parser.addOptions({plugin, scenario, case_option, machine, screenshot, view, size, at, select_cpu, frame_stats,
-                       trace, trace_machine, trace_line});
+                       trace, trace_machine, trace_line, what_if, flip});
 
     if (!parser.parse(args))
         return usage_error(parser.errorText() + QStringLiteral(" (see --help)"));
@@ -241,6 +254,17 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         if (!ok || out.trace_line < 1)
             return usage_error(
                 QStringLiteral("--trace-line: expected a line number; found '%1'").arg(parser.value(trace_line)));
+    }
+    out.what_if = parser.isSet(what_if);
+    if (parser.isSet(flip)) {
+        if (!out.what_if)
+            return usage_error(QStringLiteral("--flip needs --what-if: it adds rows to the What if dock"));
+        out.flips = parser.value(flip).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        for (const QString& f : out.flips) {
+            const std::string problem = wb::FeatureSet().apply(f.toStdString());
+            if (!problem.empty())
+                return usage_error(QStringLiteral("--flip: %1").arg(QString::fromStdString(problem)));
+        }
     }
     if (out.trace.isEmpty())
         for (const QCommandLineOption* trace_only : {&trace_machine, &trace_line})
@@ -442,6 +466,11 @@ int main(int argc, char** argv)
                                    .arg(window.machine().nr_cpus() - 1)
                                    .arg(*options.select_cpu));
         window.selectCpu(*options.select_cpu);
+    }
+
+    if (options.what_if) {
+        window.setWhatIfShown(true);
+        window.whatIfPanel()->setFlips(options.flips);
     }
 
     wb::SimSession* session = window.session();

@@ -341,6 +341,7 @@ void MainWindow::buildMenus()
     view_menu_->addAction(present_);
     view_menu_->addAction(decision_focus_);
     view_menu_->addAction(export_);
+    view_menu_->addAction(what_if_action_);
     auto* themes = new QActionGroup(this);
     QAction* light = view_menu_->addAction(tr("&Light theme"));
     QAction* dark = view_menu_->addAction(tr("&Dark theme"));

@@ -14,7 +14,8 @@
 // (scenarios and machines), main_window_plugins.cpp (policy plugins) and
 // main_window_run.cpp (run controls and what the worker sends back) and
 // main_window_trace.cpp (a recorded trace replayed, stepped wakeup by
-// wakeup, and what every policy would choose at each).
+// wakeup, and what every policy would choose at each) and
+// main_window_what_if.cpp (the same question at a simulated wakeup).
 #pragma once
 
 #include <QHash>
@@ -190,6 +191,12 @@ public:
     QString traceStatusText() const;
     WhatIfPanel* whatIfPanel() const { return what_if_; }
     int traceGridCount() const { return static_cast<int>(trace_grids_.size()); }
+
+    // --- what if, for a simulated run (main_window_what_if.cpp) -----------
+    // View ▸ What if: at each stepped wakeup, every policy's choice and
+    // mainline's with each flipped feature, in the first run's state.
+    void setWhatIfShown(bool on);
+    bool whatIfShown() const;
     PolicyGrid* traceGrid(int i) const { return trace_grids_[static_cast<std::size_t>(i)]; }
 
     // --- views -------------------------------------------------------------
@@ -278,6 +285,10 @@ private:
     void enterTraceMode(std::unique_ptr<LoadedTrace> trace);
     void nextTraceDifference();
     void updateTraceActions();
+    // What if (main_window_what_if.cpp).
+    void pushWhatIfCases();
+    void showWhatIf(const StepRecords& records);
+    void showWhatIfRow(int row);
 
     std::unique_ptr<Loaded> loaded_;
     QString imported_machine_path_;
@@ -313,6 +324,7 @@ private:
     std::vector<PolicyGrid*> trace_grids_;
     WhatIfPanel* what_if_ = nullptr;
     QDockWidget* what_if_dock_ = nullptr;
+    QAction* what_if_action_ = nullptr;
     QLabel* trace_status_ = nullptr;
     QLabel* trace_flag_ = nullptr;
     QAction* open_trace_ = nullptr;

@@ -302,6 +302,7 @@ void MainWindow::onStepped(const StepRecords& records)
             shown.push_back({grids_[i]->policy(), palette::policy_colour(static_cast<int>(i)), *records.records[i]});
     if (!shown.empty())
         diagram_->showRecords(shown);
+    showWhatIf(records);
     if (records.diverged && !records.records.empty() && records.records.front()) {
         std::vector<PolicyChoice> choices;
         for (std::size_t i = 0; i < records.records.size() && i < grids_.size(); ++i)

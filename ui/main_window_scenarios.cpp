@@ -168,6 +168,7 @@ bool MainWindow::setScenario(const Scenario& scenario, const QString& path, int 
     divergence_->setEnabled(loaded_->setup.policies.size() > 1);
     session_->setSpeed(speed_);
     pushBreakpoints();
+    pushWhatIfCases();  // before the runs are built: the worker asks the new policies from the start
     session_->load(loaded_->setup);
     rememberScenario();
     pluginsChanged();  // a scenario file may have brought plugins of its own

@@ -147,13 +147,15 @@ void MainWindow::buildTraceMode()
     // simulation's layout is the one it had without: a dock hidden in a tab
     // group still weighs on its area's size.
     what_if_dock_->hide();
-    connect(what_if_, &WhatIfPanel::policyChosen, this, [this](int row) {
-        const ReplayFrame* f = traceFrame();
-        if (!f || row < 0 || static_cast<std::size_t>(row) >= f->choices.size())
-            return;
-        diagram_->showRecords({{qs(f->choices[static_cast<std::size_t>(row)].first), palette::policy_colour(row),
-                                f->choices[static_cast<std::size_t>(row)].second}});
-    });
+    connect(what_if_, &WhatIfPanel::policyChosen, this, &MainWindow::showWhatIfRow);
+    connect(what_if_, &WhatIfPanel::flipsChanged, this, &MainWindow::pushWhatIfCases);
+    what_if_action_ = new QAction(tr("&What if"), this);
+    what_if_action_->setObjectName(QStringLiteral("whatIfAction"));
+    what_if_action_->setCheckable(true);
+    what_if_action_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    what_if_action_->setToolTip(tr("At each stepped wakeup, what every policy and mainline with a flipped "
+                                   "feature would choose in the same state (Ctrl+I)"));
+    connect(what_if_action_, &QAction::toggled, this, &MainWindow::setWhatIfShown);
 
     open_trace_ = new QAction(tr("Open &trace…"), this);
     open_trace_->setObjectName(QStringLiteral("openTraceAction"));
@@ -324,10 +326,11 @@ void MainWindow::enterTraceMode(std::unique_ptr<LoadedTrace> trace)
     for (QLabel* l : {time_status_, rate_status_, progress_status_, divergence_status_})
         l->hide();
     trace_status_->show();
-    if (!what_if_shown) {
+    if (!what_if_shown && !whatIfShown()) {
         addDockWidget(Qt::RightDockWidgetArea, what_if_dock_);
         tabifyDockWidget(docks_[3], what_if_dock_);  // beside the recent wakeups
     }
+    what_if_->setFlipsOffered(false);  // the replay asked its policies once, on loading
     what_if_dock_->show();
     what_if_dock_->raise();
     const QString file = QFileInfo(trace_->path).fileName();
@@ -356,7 +359,10 @@ void MainWindow::closeTrace()
     for (QLabel* l : {time_status_, rate_status_, progress_status_, divergence_status_})
         l->show();
     what_if_->clear();
-    removeDockWidget(what_if_dock_);
+    if (whatIfShown())
+        setWhatIfShown(true);  // the simulation's own What if again
+    else
+        removeDockWidget(what_if_dock_);
     if (sim_diagram_.empty())
         diagram_->clear();
     else

@@ -72,6 +72,12 @@ public:
     // decision record. Not owned; null detaches. Attach before run(): the
     // tasks created so far are announced to it here.
     void set_event_sink(SchedEventSink* sink);
+    // Sees the state select_task_rq() is about to read, at every selection,
+    // before anything is written: a viewer asks other policies there (what
+    // if, session/what_if.h). Unset, a selection pays one test.
+    using DecisionProbe =
+        std::function<void(const SchedState&, const WakerContext&, TaskId p, CpuId prev, unsigned int wake_flags)>;
+    void set_decision_probe(DecisionProbe probe) { probe_ = std::move(probe); }
 
     // Runs until the workload is done or the time limit; true if done.
     bool run();
@@ -241,6 +247,9 @@ private:
     void ttwu_do_activate(CpuId cpu, TaskId p, unsigned int wake_flags, bool on_target);
     void activate_woken(CpuId cpu, TaskId p, unsigned int wake_flags);
     void charge_waker(CpuId cpu, Time cost);
+    CpuId select(const WakerContext& waker, TaskId p, CpuId prev, unsigned int* wake_flags, DecisionRecord* rec,
+                 WakePath* path);
+    [[gnu::noinline]] void probe(const WakerContext& waker, TaskId p, CpuId prev, unsigned int wake_flags) const;
     std::optional<DecisionRecord> begin_decision(const WakerContext& waker, TaskId p, CpuId prev_cpu,
                                                  unsigned int wake_flags);
     DecisionRecord new_record(std::uint64_t seq, const WakerContext& waker, TaskId p, CpuId prev_cpu,
@@ -279,6 +288,7 @@ private:
     std::vector<TaskExec> task_;
     RunMetrics metrics_;
     RecordSink sink_;
+    DecisionProbe probe_;
     SchedEventSink* trace_ = nullptr;
     // The CPU in __schedule()'s newly-idle balance and its prev, which the
     // runqueue no longer names as curr but the kernel's events do.

@@ -45,6 +45,21 @@ namespace wb {
     return rec;
 }
 
+// select_task_rq() on the run's state, shown first to the decision probe.
+[[gnu::hot, gnu::always_inline]] inline CpuId Simulator::select(const WakerContext& waker, TaskId p, CpuId prev,
+                                                              unsigned int* wake_flags, DecisionRecord* rec,
+                                                              WakePath* path)
+{
+    if (probe_) [[unlikely]]
+        probe(waker, p, prev, *wake_flags);
+    return select_task_rq(s_, waker, p, prev, wake_flags, rec, path);
+}
+
+void Simulator::probe(const WakerContext& waker, TaskId p, CpuId prev, unsigned int wake_flags) const
+{
+    probe_(s_, waker, p, prev, wake_flags);
+}
+
 [[gnu::hot]] void Simulator::wake_up(TaskId p, unsigned int wake_flags)
 {
     assert(current_cpu_ != kNoCpu && "wake_up() is called from a running task's step");
@@ -102,7 +117,7 @@ namespace wb {
     } else {
         // Nothing overlaps: decide as at one instant, and open the window.
         s_.cpus_examined = 0;
-        cpu = select_task_rq(s_, waker, p, prev, &wake_flags, rec ? &*rec : nullptr, &path);
+        cpu = select(waker, p, prev, &wake_flags, rec ? &*rec : nullptr, &path);
         last_select_ = {selection_end(), p, this_cpu};
     }
     if (pt.cpu != kNoCpu && cpu != pt.cpu) {
@@ -164,7 +179,7 @@ namespace wb {
         }
     }
     s_.cpus_examined = 0;
-    const CpuId cpu = select_task_rq(s_, waker, p, prev, wake_flags, rec, path);
+    const CpuId cpu = select(waker, p, prev, wake_flags, rec, path);
     for (const Hidden& h : hidden)
         ++(h.pending ? h.rq->ttwu_pending : h.rq->nr_running);
     ++metrics_.overlapping_selections;
@@ -378,7 +393,7 @@ void Simulator::wake_up_new_task(TaskId p, CpuId parent_cpu)
     unsigned int flags = WF_FORK;
     std::optional<DecisionRecord> rec = begin_decision(parent, p, parent_cpu, flags);
     WakePath path = WakePath::TargetFallback;
-    const CpuId cpu = select_task_rq(s_, parent, p, parent_cpu, &flags, rec ? &*rec : nullptr, &path);
+    const CpuId cpu = select(parent, p, parent_cpu, &flags, rec ? &*rec : nullptr, &path);
     pt.cpu = cpu;
     pt.wake_cpu = cpu;
     finish_decision(path, parent_cpu, parent_cpu, cpu, rec);

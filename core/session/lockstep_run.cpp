@@ -51,7 +51,30 @@ void LockstepRun::on_record(int run, const DecisionRecord& rec)
     if (!collecting_)
         return;
     const bool hit = break_condition_ && break_condition_(run, rec, lane.prepared.sim->state());
-    lane.pending.push_back({rec, hit});
+    WhatIfChoices what_if;
+    if (what_if_ && lane.asked.seq == rec.seq)
+        what_if = std::move(lane.asked.choices);
+    lane.asked.choices.clear();
+    lane.pending.push_back({rec, hit, std::move(what_if)});
+}
+
+void LockstepRun::set_what_if(const WhatIf* what_if)
+{
+    what_if_ = what_if;
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+        Lane& lane = runs_[i];
+        Simulator& sim = *lane.prepared.sim;
+        if (!what_if) {
+            sim.set_decision_probe({});
+            continue;
+        }
+        // The record of the selection about to be made takes the number the
+        // engine handed out last.
+        sim.set_decision_probe([&lane, &sim, what_if](const SchedState& s, const WakerContext& waker, TaskId p,
+                                                      CpuId prev, unsigned int wake_flags) {
+            lane.asked = {sim.wakeup_count() - 1, what_if->ask(s, waker, p, prev, wake_flags)};
+        });
+    }
 }
 
 bool LockstepRun::differ(const DecisionRecord& a, const DecisionRecord& b)
@@ -86,6 +109,7 @@ LockstepStep LockstepRun::step_wakeup()
     LockstepStep out;
     out.records.resize(runs_.size());
     out.hits.resize(runs_.size(), false);
+    out.what_if.resize(runs_.size());
     for (std::size_t i = 0; i < runs_.size(); ++i) {
         Lane& lane = runs_[i];
         if (lane.pending.empty() && !lane.exhausted && !lane.prepared.sim->step_wakeup())
@@ -94,6 +118,7 @@ LockstepStep LockstepRun::step_wakeup()
             continue;
         out.records[i] = std::move(lane.pending.front().rec);
         out.hits[i] = lane.pending.front().hit;
+        out.what_if[i] = std::move(lane.pending.front().what_if);
         lane.pending.pop_front();
     }
     const bool all = std::all_of(out.records.begin(), out.records.end(), [](const auto& r) { return r.has_value(); });

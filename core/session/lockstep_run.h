@@ -28,6 +28,7 @@
 #include "metrics/decision_ring.h"
 #include "sched/decision.h"
 #include "session/run_snapshot.h"
+#include "session/what_if.h"
 #include "topology/machine.h"
 
 namespace wb {
@@ -45,6 +46,10 @@ struct LockstepStep {
     // hits[i]: records[i] met the break condition (set_break_condition).
     std::vector<bool> hits;
     bool diverged = false;  // the records of this step differ between runs
+    // what_if[i]: what each case of the WhatIf set when records[i] was made
+    // would have chosen in the state run i decided it in; empty when none
+    // was set, or records[i] made no selection (woken in place).
+    std::vector<WhatIfChoices> what_if;
 };
 
 class LockstepRun {
@@ -84,6 +89,12 @@ public:
     using BreakCondition = std::function<bool(int run, const DecisionRecord&, const SchedState&)>;
     void set_break_condition(BreakCondition condition) { break_condition_ = std::move(condition); }
 
+    // Asks `what_if` (not owned; null stops) at every selection of every run
+    // from now on, and hands its choices out with the record they go with
+    // (LockstepStep::what_if). A copy of the state per case per selection:
+    // for stepping, not for running at speed.
+    void set_what_if(const WhatIf* what_if);
+
     RunSnapshot snapshot(int run) const;
     std::vector<RunSnapshot> snapshots() const;
     // The last `n` records of a run, oldest first (kept whatever the mode).
@@ -93,6 +104,11 @@ private:
     struct Pending {
         DecisionRecord rec;
         bool hit = false;
+        WhatIfChoices what_if;
+    };
+    struct Asked {  // the what-if of the selection in progress
+        std::uint64_t seq = 0;
+        WhatIfChoices choices;
     };
     struct Lane {
         RunRequest request;
@@ -100,6 +116,7 @@ private:
         std::deque<Pending> pending;  // made, not yet compared or handed out
         DecisionRing recent{kRecentKept};
         bool exhausted = false;  // finished, or out of events before the time limit
+        Asked asked;
     };
     static constexpr std::size_t kRecentKept = 64;
 
@@ -113,6 +130,7 @@ private:
     bool collecting_ = true;  // records go to the pending queues
     std::optional<Divergence> first_divergence_;
     BreakCondition break_condition_;
+    const WhatIf* what_if_ = nullptr;
 };
 
 }  // namespace wb

@@ -307,6 +307,22 @@ private slots:
         QVERIFY2(run.err.contains(option + QStringLiteral(" needs --screenshot")), qPrintable(run.err));
     }
 
+    void flipNeedsWhatIf()
+    {
+        const Run run = run_wakebench({QStringLiteral("--flip"), QStringLiteral("NO_SIS_UTIL")});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("--flip needs --what-if")), qPrintable(run.err));
+    }
+
+    void anUnknownFlipNamesTheFeatures()
+    {
+        const Run run = run_wakebench({QStringLiteral("--what-if"), QStringLiteral("--flip"), QStringLiteral("NO_SIS_FOO")});
+        QCOMPARE(run.status, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("--flip")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("SIS_FOO")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("SIS_UTIL")), qPrintable(run.err));  // the valid ones
+    }
+
     void theWindowAtTheSizeAsked()
     {
         QTemporaryDir dir;

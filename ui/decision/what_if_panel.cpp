@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "decision/what_if_panel.h"
 
+#include <QAction>
 #include <QBrush>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QSignalBlocker>
 #include <QStringList>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include "sched/features.h"
 
 #include "decision/palette.h"
 #include "divergence_text.h"
@@ -37,10 +43,38 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QHBoxLayout;
     heading_ = new QLabel(this);
     heading_->setObjectName(QStringLiteral("whatIfHeading"));
     heading_->setWordWrap(true);
-    layout->addWidget(heading_);
+    top->addWidget(heading_, 1);
+    // Mainline with a feature switched from the run's: the switch turns
+    // the kernel's default around ("NO_SIS_UTIL" for a feature that is on).
+    flip_ = new QToolButton(this);
+    flip_->setObjectName(QStringLiteral("whatIfFlip"));
+    flip_->setText(tr("Flip"));
+    flip_->setToolTip(tr("Add mainline with a scheduler feature switched: a row each, asked in the same state"));
+    flip_->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(flip_);
+    for (const FeatInfo& f : kFeatInfo) {
+        const QString name = QString::fromLatin1(f.name.data(), static_cast<qsizetype>(f.name.size()));
+        QAction* a = menu->addAction(f.default_on ? QStringLiteral("NO_") + name : name);
+        a->setCheckable(true);
+        a->setToolTip(QString::fromLatin1(f.doc.data(), static_cast<qsizetype>(f.doc.size())));
+        connect(a, &QAction::toggled, this, [this, menu] {
+            QStringList on;
+            for (QAction* item : menu->actions())
+                if (item->isChecked())
+                    on << item->text();
+            flips_ = on;
+            emit flipsChanged(flips_);
+        });
+    }
+    menu->setToolTipsVisible(true);
+    flip_->setMenu(menu);
+    flip_->hide();
+    top->addWidget(flip_, 0, Qt::AlignTop);
+    layout->addLayout(top);
     table_ = new QTreeWidget(this);
     table_->setObjectName(QStringLiteral("whatIfTable"));
     table_->setRootIsDecorated(false);
@@ -64,6 +98,7 @@ void WhatIfPanel::showChoices(const QString& heading, CpuId kernel_cpu,
     choices_ = choices;
     const QSignalBlocker quiet(table_);
     table_->clear();
+    table_->setColumnHidden(kKernel, kernel_cpu == kNoCpu);  // a simulated run has no kernel to compare with
     for (std::size_t i = 0; i < choices.size(); ++i) {
         const auto& [spec, rec] = choices[i];
         const QString policy = qs(spec);
@@ -127,6 +162,29 @@ QString WhatIfPanel::pathAt(int row) const
 bool WhatIfPanel::differsAt(int row) const
 {
     return kernel_cpu_ != kNoCpu && chosenAt(row) != kNoCpu && chosenAt(row) != kernel_cpu_;
+}
+
+const DecisionRecord* WhatIfPanel::recordAt(int row) const
+{
+    return row >= 0 && row < rowCount() ? &choices_[static_cast<std::size_t>(row)].second : nullptr;
+}
+
+void WhatIfPanel::setFlipsOffered(bool on)
+{
+    flip_->setVisible(on);
+}
+
+void WhatIfPanel::setFlips(const QStringList& flips)
+{
+    for (QAction* a : flip_->menu()->actions()) {
+        const QSignalBlocker quiet(a);
+        a->setChecked(flips.contains(a->text()));
+    }
+    flips_.clear();
+    for (QAction* a : flip_->menu()->actions())
+        if (a->isChecked())
+            flips_ << a->text();
+    emit flipsChanged(flips_);
 }
 
 QString WhatIfPanel::heading() const

@@ -7,9 +7,14 @@
 // the divergence background, "differs" in its last column. Each row's
 // tooltip has the policy's steps. Selecting a row emits policyChosen, for
 // the window to light that policy's path.
+//
+// For a simulated run, the Flip button's menu adds mainline with a feature
+// switched from the run's (features.def's names: "NO_SIS_UTIL"), a row
+// each, asked in the same state at the next stepped wakeup.
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 #include <utility>
 #include <vector>
@@ -17,6 +22,7 @@
 #include "sched/decision.h"
 
 class QLabel;
+class QToolButton;
 class QTreeWidget;
 
 namespace wb {
@@ -39,14 +45,25 @@ public:
     CpuId chosenAt(int row) const;
     QString pathAt(int row) const;
     bool differsAt(int row) const;  // from the kernel
+    const DecisionRecord* recordAt(int row) const;
     QString heading() const;
+
+    // The Flip button: shown for a simulated run, not for a trace (whose
+    // replay asks a fixed set of policies).
+    void setFlipsOffered(bool on);
+    // The features switched, in features.def's syntax, in menu order.
+    QStringList flips() const { return flips_; }
+    void setFlips(const QStringList& flips);
 
 signals:
     void policyChosen(int row);
+    void flipsChanged(const QStringList& flips);
 
 private:
     QLabel* heading_ = nullptr;
     QTreeWidget* table_ = nullptr;
+    QToolButton* flip_ = nullptr;
+    QStringList flips_;
     CpuId kernel_cpu_ = kNoCpu;
     std::vector<std::pair<std::string, DecisionRecord>> choices_;
 };

@@ -49,6 +49,9 @@ struct StepRecords {
     std::vector<bool> hits;                              // a breakpoint matched records[i]
     bool diverged = false;                               // the records differ
     bool from_divergence_search = false;
+    // what_if[i]: every What if case's choice in the state run i decided
+    // records[i] in; empty when the panel is off or nothing was selected.
+    std::vector<WhatIfChoices> what_if;
 };
 
 }  // namespace wb

@@ -165,6 +165,11 @@ void SimSession::setSpeed(double simulated_per_wall_second)
     post([w = worker_, simulated_per_wall_second] { w->setSpeed(simulated_per_wall_second); });
 }
 
+void SimSession::setWhatIf(const std::vector<WhatIfCase>& cases)
+{
+    post([w = worker_, cases] { w->setWhatIf(cases); });
+}
+
 void SimSession::setBreakpoints(const std::vector<Breakpoint>& breakpoints, bool on_first_divergence)
 {
     post([w = worker_, breakpoints, on_first_divergence] { w->setBreakpoints(breakpoints, on_first_divergence); });

@@ -37,6 +37,8 @@ public:
     void restart();
     void setSpeed(double simulated_per_wall_second);
     void setBreakpoints(const std::vector<Breakpoint>& breakpoints, bool on_first_divergence);
+    // What every case would choose at each stepped wakeup (StepRecords::what_if); none: off.
+    void setWhatIf(const std::vector<WhatIfCase>& cases);
 
     SimState state() const { return state_; }
     const SimFrame& lastFrame() const { return last_frame_; }

@@ -56,6 +56,7 @@ bool SimWorker::start(const SessionSetup& setup, RunGeneration generation)
     generation_ = generation;
     try {
         auto run = std::make_unique<LockstepRun>(setup.machine, setup.base, setup.policies);
+        what_if_.reset();
         run_ = std::move(run);
         setup_ = setup;
     } catch (const InputError& e) {
@@ -66,6 +67,7 @@ bool SimWorker::start(const SessionSetup& setup, RunGeneration generation)
         return false;
     }
     setBreakpoints(breakpoints_, break_on_divergence_);
+    buildWhatIf();
     run_to_ = Time();
     chunk_ = Time::us(20);
     events_at_frame_ = 0;
@@ -89,11 +91,30 @@ void SimWorker::dropRuns(RunGeneration generation)
 {
     pump_->stop();
     run_.reset();
+    what_if_.reset();
     run_to_ = Time();
     generation_ = generation;
     // The slice that requestStop() cut short is over: later commands run.
     stop_ = false;
     setState(SimState::Empty);
+}
+
+void SimWorker::setWhatIf(std::vector<WhatIfCase> cases)
+{
+    what_if_cases_ = std::move(cases);
+    buildWhatIf();
+}
+
+void SimWorker::buildWhatIf()
+{
+    what_if_.reset();
+    if (!setup_ || !run_ || what_if_cases_.empty())
+        return;
+    try {
+        what_if_ = std::make_unique<WhatIf>(setup_->machine, setup_->base.features, what_if_cases_);
+    } catch (const std::exception& e) {
+        emit stopped(generation_, tr("what if: %1").arg(QString::fromStdString(e.what())));
+    }
 }
 
 template <typename F>
@@ -191,8 +212,12 @@ void SimWorker::step()
     pump_->stop();
     run_to_ = Time();
     guarded([this] {
+        // Asked for the stepped wakeup only: a copy of the state per case
+        // per selection is for a wakeup at a time, not for running.
+        run_->set_what_if(what_if_.get());
         const LockstepStep s = run_->step_wakeup();
-        StepRecords out{0, s.records, s.hits, s.diverged, false};
+        run_->set_what_if(nullptr);
+        StepRecords out{0, s.records, s.hits, s.diverged, false, s.what_if};
         // The records last: the diagram animates them once the state is paused.
         settle(run_->finished() ? SimState::Finished : SimState::Paused);
         sendStepped(std::move(out));
@@ -321,7 +346,7 @@ void SimWorker::advanceByWakeups(qint64 budget_ns, Time target)
         const bool hit = std::find(s.hits.begin(), s.hits.end(), true) != s.hits.end();
         const bool diverged = break_on_divergence_ && !had_divergence && run_->first_divergence().has_value();
         if (hit || diverged) {
-            sendStepped(StepRecords{0, s.records, s.hits, s.diverged, false});
+            sendStepped(StepRecords{0, s.records, s.hits, s.diverged, false, {}});
             QString why;
             if (diverged) {
                 why = tr("the policies first diverged: %1").arg(choicesText(*run_->first_divergence()));

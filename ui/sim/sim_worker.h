@@ -61,6 +61,9 @@ public:
     // Simulated seconds per wall second; <= 0 as fast as possible.
     void setSpeed(double simulated_per_wall_second);
     void setBreakpoints(std::vector<Breakpoint> breakpoints, bool on_first_divergence);
+    // The cases asked at each stepped wakeup (StepRecords::what_if); none:
+    // nothing is asked. Kept across loads and restarts.
+    void setWhatIf(std::vector<WhatIfCase> cases);
 
 signals:
     void frameReady(const wb::SimFrame& frame);
@@ -97,8 +100,11 @@ private:
     bool start(const SessionSetup& setup, RunGeneration generation);
     void resetClock();
     bool breaking() const;
+    void buildWhatIf();  // what_if_ from setup_ and what_if_cases_
 
     std::unique_ptr<LockstepRun> run_;
+    std::vector<WhatIfCase> what_if_cases_;
+    std::unique_ptr<WhatIf> what_if_;  // built from policies as the runs are: dropped with them
     std::optional<SessionSetup> setup_;
     std::vector<Breakpoint> breakpoints_;
     bool break_on_divergence_ = false;

@@ -131,8 +131,8 @@ TEST(TraceWorkload, SyncIsInferredFromTheWakersBlockAndOthersWakeupsAreSleeps)
     JsonTask waker;
     waker.name = "waker";
     waker.loop = 3;
-    waker.phases = {phase(JsonPhase::Kind::Run, Time::us(50)), phase(JsonPhase::Kind::Signal, Time(), "a"),
-                    phase(JsonPhase::Kind::Run, Time::us(2)), phase(JsonPhase::Kind::Sleep, Time::us(300)),
+    waker.phases = {phase(JsonPhase::Kind::Run, Time::us(50)),   phase(JsonPhase::Kind::Signal, Time(), "a"),
+                    phase(JsonPhase::Kind::Run, Time::us(2)),    phase(JsonPhase::Kind::Sleep, Time::us(300)),
                     phase(JsonPhase::Kind::Signal, Time(), "b"), phase(JsonPhase::Kind::Run, Time::us(500)),
                     phase(JsonPhase::Kind::Sleep, Time::us(300))};
     JsonTask a;
@@ -241,11 +241,12 @@ TEST(TraceWorkload, AFilterThatSelectsNothingSaysSo)
 TEST(TraceWorkload, StampsThatAreNotTimesAreRefused)
 {
     const Machine machine = resolve_machine("teaching-8");
-    const ParsedTrace trace = parse_trace("# tracer: nop\n"
-                                          "# trace_clock: counter\n"
-                                          "  a-10 [000] d..2. 100: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 "
-                                          "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n",
-                                          "counter.txt");
+    const ParsedTrace trace = parse_trace(
+        "# tracer: nop\n"
+        "# trace_clock: counter\n"
+        "  a-10 [000] d..2. 100: sched_switch: prev_comm=a prev_pid=10 prev_prio=120 "
+        "prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n",
+        "counter.txt");
     try {
         trace_to_workload(trace, machine, TaskFilter{}, "counter.txt");
         FAIL() << "expected an InputError";
