@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/comparison_job.h"
 
-#include <QMetaObject>
-#include <QPointer>
 #include <exception>
 
 #include "session/comparison_run.h"
@@ -21,35 +19,17 @@ ComparisonJob::~ComparisonJob()
 
 void ComparisonJob::cancel()
 {
-    if (cancel_)
-        *cancel_ = true;
-    if (thread_.joinable())
-        thread_.join();
+    thread_.cancel();
     running_ = false;
 }
 
 void ComparisonJob::start(const Machine& machine, const Scenario& scenario, int jobs)
 {
-    cancel();
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
     running_ = true;
-    QPointer<ComparisonJob> self(this);
-    thread_ = std::thread([self, machine, scenario, jobs, flag = cancel_] {
-        // Results come back as queued calls; a job cancelled meanwhile drops them.
-        auto deliver = [self, flag](auto&& call) {
-            if (flag->load() || !self)
-                return;
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, flag, call] {
-                    if (self && !flag->load())
-                        call(self.data());
-                },
-                Qt::QueuedConnection);
-        };
+    thread_.start(this, [machine, scenario, jobs](const JobThread<ComparisonJob>::Deliver& deliver) {
         try {
             ComparisonControl control;
-            control.cancel = flag.get();
+            control.cancel = deliver.flag();
             control.progress = [&](int done, int total) {
                 deliver([done, total](ComparisonJob* j) { emit j->progress(done, total); });
             };

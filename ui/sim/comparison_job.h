@@ -8,12 +8,10 @@
 
 #include <QObject>
 #include <QString>
-#include <atomic>
-#include <memory>
-#include <thread>
 
 #include "io/scenario_json.h"
 #include "metrics/comparison.h"
+#include "sim/job_thread.h"
 #include "topology/machine.h"
 
 namespace wb {
@@ -36,8 +34,7 @@ signals:
     void failed(const QString& message);
 
 private:
-    std::thread thread_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
+    JobThread<ComparisonJob> thread_;
     bool running_ = false;
 };
 

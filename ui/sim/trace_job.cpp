@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sim/trace_job.h"
 
-#include <QMetaObject>
-#include <QPointer>
 #include <exception>
 
 #include "io/trace_input.h"
@@ -19,10 +17,7 @@ TraceJob::~TraceJob()
 
 void TraceJob::cancel()
 {
-    if (cancel_)
-        *cancel_ = true;
-    if (thread_.joinable())
-        thread_.join();
+    thread_.cancel();
     running_ = false;
 }
 
@@ -31,36 +26,22 @@ void TraceJob::start(const QString& path, const QString& machine_spec, const Mac
 {
     cancel();
     result_.reset();
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
     running_ = true;
-    QPointer<TraceJob> self(this);
     auto out = std::make_shared<LoadedTrace>();
     out->path = path;
     out->machine_spec = machine_spec;
     out->machine = machine;
     out->options = options;
-    thread_ = std::thread([self, out, max_frames, flag = cancel_] {
-        // Results come back as queued calls; a load cancelled meanwhile drops them.
-        auto deliver = [self, flag](auto&& call) {
-            if (flag->load() || !self)
-                return;
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, flag, call] {
-                    if (self && !flag->load())
-                        call(self.data());
-                },
-                Qt::QueuedConnection);
-        };
+    thread_.start(this, [out, max_frames](const JobThread<TraceJob>::Deliver& deliver) {
         try {
             const std::string label = out->path.toStdString();
             const ParsedTrace trace = parse_trace(read_trace_file(label), label);
-            if (flag->load())
+            if (deliver.cancelled())
                 return;
             ReplayOptions asked = out->options;
             asked.progress = [&](double done) {
                 deliver([done](TraceJob* j) { emit j->progress(done); });
-                return !flag->load();
+                return !deliver.cancelled();
             };
             auto keep = [&](ReplayFrame&& frame) {
                 if (out->frames.size() < max_frames)
@@ -69,7 +50,7 @@ void TraceJob::start(const QString& path, const QString& machine_spec, const Mac
                     out->capped = true;
             };
             out->result = replay_trace(trace, out->machine, asked, label, {}, keep);
-            if (out->result.cancelled || flag->load())
+            if (out->result.cancelled || deliver.cancelled())
                 return;
             deliver([out](TraceJob* j) {
                 j->running_ = false;

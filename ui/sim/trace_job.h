@@ -10,12 +10,10 @@
 
 #include <QObject>
 #include <QString>
-#include <atomic>
 #include <memory>
-#include <string>
-#include <thread>
 #include <vector>
 
+#include "sim/job_thread.h"
 #include "topology/machine.h"
 #include "trace/trace_replay.h"
 
@@ -56,8 +54,7 @@ signals:
     void failed(const QString& message);
 
 private:
-    std::thread thread_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
+    JobThread<TraceJob> thread_;
     std::unique_ptr<LoadedTrace> result_;
     bool running_ = false;
 };
