@@ -22,6 +22,14 @@ using ::testing::HasSubstr;
 
 const std::string kTraces = std::string(WB_TEST_DATA) + "/traces/";
 
+TaskFilter comm_filter(const std::string& re)
+{
+    TaskFilter f;
+    f.comm.emplace(re);
+    f.comm_text = re;
+    return f;
+}
+
 // A simulated run of `workload` on `machine`, exported as ftrace text.
 ParsedTrace simulated_trace(const Machine& machine, std::unique_ptr<Workload> workload, RunMetrics* metrics = nullptr)
 {
@@ -145,9 +153,7 @@ TEST(TraceWorkload, SyncIsInferredFromTheWakersBlockAndOthersWakeupsAreSleeps)
     file.tasks = {waker, a, b};
     const ParsedTrace trace = simulated_trace(machine, std::make_unique<JsonWorkload>(file));
 
-    TaskFilter sleepers_and_waker;
-    sleepers_and_waker.comm.emplace("^(waker|sleeper)");
-    sleepers_and_waker.comm_text = "^(waker|sleeper)";
+    const TaskFilter sleepers_and_waker = comm_filter("^(waker|sleeper)");
     const TraceWorkload w = trace_to_workload(trace, machine, sleepers_and_waker, "export.txt");
     const JsonTask& wt = task_named(w, "waker");
     int sync = 0, plain = 0;
@@ -158,9 +164,7 @@ TEST(TraceWorkload, SyncIsInferredFromTheWakersBlockAndOthersWakeupsAreSleeps)
     EXPECT_EQ(plain, 3) << "each signal to sleeper-b is followed by 500 us of running";
 
     // Without the waker, the sleepers' wakeups come from outside: sleeps.
-    TaskFilter sleepers;
-    sleepers.comm.emplace("^sleeper");
-    sleepers.comm_text = "^sleeper";
+    const TaskFilter sleepers = comm_filter("^sleeper");
     const TraceWorkload alone = trace_to_workload(trace, machine, sleepers, "export.txt");
     EXPECT_EQ(alone.wakeups_by_selected, 0u);
     EXPECT_EQ(alone.wakeups_by_others, 6u);
@@ -227,9 +231,7 @@ TEST(TraceWorkload, AFilterThatSelectsNothingSaysSo)
 {
     const Machine machine = import_lscpu(kTraces + "lscpu.txt").machine;
     const ParsedTrace trace = parse_trace(read_trace_file(kTraces + "pipe.tracefs.txt.gz"), "pipe.tracefs.txt.gz");
-    TaskFilter f;
-    f.comm.emplace("^no-such-task$");
-    f.comm_text = "^no-such-task$";
+    const TaskFilter f = comm_filter("^no-such-task$");
     try {
         trace_to_workload(trace, machine, f, "pipe.tracefs.txt.gz");
         FAIL() << "expected an InputError";
@@ -262,9 +264,7 @@ TEST(TraceWorkload, TheRealPipeTraceBecomesARunnableWorkload)
 {
     const Machine machine = import_lscpu(kTraces + "lscpu.txt").machine;
     const ParsedTrace trace = parse_trace(read_trace_file(kTraces + "pipe.tracefs.txt.gz"), "pipe.tracefs.txt.gz");
-    TaskFilter f;
-    f.comm.emplace("^sched-pipe");
-    f.comm_text = "^sched-pipe";
+    const TaskFilter f = comm_filter("^sched-pipe");
     const TraceWorkload w = trace_to_workload(trace, machine, f, "pipe.tracefs.txt.gz");
     ASSERT_EQ(w.file.tasks.size(), 2u);
     EXPECT_EQ(w.wakeups_by_selected, 3697u);
