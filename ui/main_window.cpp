@@ -23,6 +23,7 @@
 #include <QToolBar>
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 
 #include "charts/charts_panel.h"
 #include "charts/headline_chart.h"
@@ -42,6 +43,7 @@
 #include "policies/registry.h"
 #include "run_keys.h"
 #include "session/scenario_session.h"
+#include "session/trace_export.h"
 #include "sim/comparison_job.h"
 #include "sim/sim_session.h"
 #include "sim/trace_job.h"
@@ -336,6 +338,9 @@ void MainWindow::buildMenus()
     results->addAction(tr("Export &CSV…"), this, [this] { exportResults(QStringLiteral("csv")); });
     results->addAction(tr("Export &JSON…"), this, [this] { exportResults(QStringLiteral("json")); });
     results->addAction(tr("Copy as &text table"), this, &MainWindow::copyTextTable);
+    results->addSeparator();
+    results->addAction(tr("Export the runs as a &trace…"), this, &MainWindow::exportRunTracesDialog)
+        ->setObjectName(QStringLiteral("exportTraceAction"));
 
     view_menu_ = menuBar()->addMenu(tr("&View"));
     view_menu_->addAction(present_);
@@ -576,6 +581,80 @@ void MainWindow::exportResults(const QString& format)
     QString error;
     if (!write_text_file(path, text, &error))
         fail(tr("Cannot export"), tr("Could not write the results.\n%1").arg(error));
+}
+
+// Each grid's policy, made a file-name part: "sync-waker-v3:smt_check=off" -> "sync-waker-v3_smt_check_off".
+static QString file_part(const std::string& policy)
+{
+    QString out;
+    for (const QChar c : QString::fromStdString(policy))
+        out += c.isLetterOrNumber() || c == QLatin1Char('-') || c == QLatin1Char('.') ? c : QLatin1Char('_');
+    return out;
+}
+
+QStringList MainWindow::exportRunTraces(const QString& path)
+{
+    if (!loaded_ || !session_->hasFrame()) {
+        fail(tr("Nothing to export yet"), tr("Run or step the simulation first: the trace holds the runs up to the "
+                                             "time the grids show."));
+        return {};
+    }
+    const std::optional<TraceFileFormat> format = trace_file_format(path.toStdString());
+    if (!format) {
+        fail(tr("Cannot export the trace"),
+             tr("%1: expected a file name ending in .txt (ftrace text, for wakesim trace import and Perfetto) or "
+                ".json (Chrome trace events, for Perfetto and chrome://tracing)")
+                 .arg(path));
+        return {};
+    }
+    const SessionSetup& setup = loaded_->setup;
+    const std::vector<RunSnapshot>& runs = session_->lastFrame().runs;
+    const int dot = path.lastIndexOf(QLatin1Char('.'));
+    QStringList written, commands;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    for (std::size_t i = 0; i < setup.policies.size() && i < runs.size(); ++i) {
+        const std::string& policy = setup.policies[i];
+        const QString file = setup.policies.size() == 1
+                                 ? path
+                                 : path.left(dot) + QLatin1Char('-') + file_part(policy) + path.mid(dot);
+        RunRequest request = setup.base;
+        request.policy = policy;
+        const Time until = runs[i].now;
+        // As `wakesim run` names the run in the file's header.
+        const std::string what = setup.machine.name + " " + request.workload + " " + policy + " seed " +
+                                 std::to_string(request.seed);
+        std::ofstream out(file.toStdString());
+        TraceExport done;
+        try {
+            done = export_run_trace(setup.machine, request, until, *format, out, TraceLimit{}, what);
+        } catch (const std::exception& e) {
+            QApplication::restoreOverrideCursor();
+            fail(tr("Cannot export the trace"), QString::fromStdString(e.what()));
+            return {};
+        }
+        out.close();
+        if (!out) {
+            QApplication::restoreOverrideCursor();
+            fail(tr("Cannot export the trace"), tr("Could not write %1.").arg(file));
+            return {};
+        }
+        written << file;
+        commands << QString::fromStdString(wakesim_run_command(setup, policy) + " --time-limit " +
+                                           format_duration(until) + " --trace " + file.toStdString());
+    }
+    QApplication::restoreOverrideCursor();
+    message_status_->setText(tr("wrote %1").arg(written.join(QStringLiteral(", "))));
+    message_status_->setToolTip(tr("The same traces: %1").arg(commands.join(QStringLiteral("; "))));
+    return written;
+}
+
+void MainWindow::exportRunTracesDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the runs as a trace"), QString(),
+        tr("ftrace text, for wakesim trace import and Perfetto (*.txt);;Chrome trace events, for Perfetto (*.json)"));
+    if (!path.isEmpty())
+        exportRunTraces(path);
 }
 
 void MainWindow::copyTextTable()

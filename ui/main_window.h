@@ -228,6 +228,12 @@ public:
     // Ctrl+E: the view with focus (a grid, the diagram or a chart) as PNG or SVG.
     bool exportView(QWidget* view, const QString& path);
     QWidget* focusedView() const;
+    // Results ▸ Export the runs as a trace: each grid's run from its start to
+    // the time it shows, as `wakesim run --time-limit T --trace` writes it
+    // (.txt ftrace text, .json Chrome trace events); with several policies,
+    // one file each, the policy's name before the extension. Returns the
+    // files written; empty on failure (reported).
+    QStringList exportRunTraces(const QString& path);
 
 signals:
     void machineChanged();
@@ -263,6 +269,7 @@ private:
     void exportFocused();
     void exportResults(const QString& format);
     void copyTextTable();
+    void exportRunTracesDialog();
     void copyWakesimCommand();
     void loadPluginDialog();
     // The plugins' policies changed: the panel's choices and Reload follow.

@@ -10,6 +10,7 @@
 #include "io/ftrace_text_writer.h"
 #include "io/input_error.h"
 #include "io/trace_event_json_writer.h"
+#include "session/trace_export.h"
 #include "io/results_json.h"
 #include "io/scenario_json.h"
 #include "io/topology_library.h"
@@ -49,14 +50,10 @@ std::ofstream open_output(const std::string& path, const char* option)
 }
 
 // The trace format --trace's file name asks for.
-enum class TraceFileFormat { FtraceText, TraceEventJson };
-
-TraceFileFormat trace_file_format(const std::string& path)
+TraceFileFormat trace_file_format_of(const std::string& path)
 {
-    if (path.ends_with(".txt"))
-        return TraceFileFormat::FtraceText;
-    if (path.ends_with(".json"))
-        return TraceFileFormat::TraceEventJson;
+    if (const auto format = trace_file_format(path))
+        return *format;
     throw UsageError("run: --trace '" + path +
                      "': expected a file name ending in .txt (ftrace text) or .json (Chrome trace events)");
 }
@@ -122,7 +119,7 @@ int run_command(const std::vector<std::string>& argv)
 
     std::optional<TraceFileFormat> trace_format;
     if (auto path = args.get("trace"))
-        trace_format = trace_file_format(*path);
+        trace_format = trace_file_format_of(*path);
     TraceLimit trace_limit;
     if (auto limit = args.get("trace-limit")) {
         if (!trace_format)

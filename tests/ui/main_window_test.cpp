@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -192,6 +193,51 @@ private slots:
         QVERIFY(window_->decisionDiagram()->record());
         QCOMPARE(window_->decisionDiagram()->record()->seq, step.records[0]->seq);
         QVERIFY(window_->simStatusText().contains(QStringLiteral("simulated")));
+    }
+
+    // Results ▸ Export the runs as a trace: one file per policy, the runs to
+    // the time the grids show, byte for byte what the wakesim command the
+    // status bar gives writes.
+    void exportedTracesAreWakesims()
+    {
+        window_->pauseSimulation();
+        QSignalSpy steps(window_->session(), &SimSession::stepped);
+        QSignalSpy frames(window_->session(), &SimSession::frameReady);
+        for (int k = 0; k < 20; ++k) {
+            window_->stepWakeup();
+            QTRY_COMPARE_WITH_TIMEOUT(steps.count(), k + 1, 10000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(frames.count() >= 1, 10000);
+        QTemporaryDir dir;
+        const QStringList files = window_->exportRunTraces(dir.filePath(QStringLiteral("run.txt")));
+        QCOMPARE(files, (QStringList{dir.filePath(QStringLiteral("run-baseline.txt")),
+                                     dir.filePath(QStringLiteral("run-sync-waker-v3.txt"))}));
+        QVERIFY(errors_.isEmpty());
+        const QStringList commands =
+            window_->statusBar()->findChild<QLabel*>(QStringLiteral("messageStatus"))->toolTip().mid(17).split(
+                QStringLiteral("; "));
+        QCOMPARE(commands.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            QString command = commands[i];
+            QVERIFY2(command.startsWith(QStringLiteral("wakesim run ")), qPrintable(command));
+            QVERIFY(command.endsWith(QStringLiteral(" --trace ") + files[i]));
+            const QString again = dir.filePath(QStringLiteral("again.txt"));
+            command.replace(QStringLiteral(" --trace ") + files[i], QStringLiteral(" --trace ") + again);
+            command.replace(0, 7, QStringLiteral(WB_WAKESIM_BIN));
+            QProcess wakesim;
+            wakesim.start(QStringLiteral("sh"), {QStringLiteral("-c"), command});
+            QVERIFY(wakesim.waitForFinished(60000));
+            QCOMPARE(wakesim.exitCode(), 0);
+            QFile a(files[i]), b(again);
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            const QByteArray text = a.readAll();
+            QVERIFY(text.contains("sched_switch"));
+            QVERIFY(text == b.readAll());
+        }
+        // An extension that is neither format is refused, by name.
+        QVERIFY(window_->exportRunTraces(dir.filePath(QStringLiteral("run.csv"))).isEmpty());
+        QCOMPARE(errors_.size(), 1);
+        QVERIFY(errors_.front().contains(QStringLiteral("expected a file name ending in .txt")));
     }
 
     // What the window reports is what core's run_one() and the wakesim
