@@ -30,6 +30,7 @@
 #include "export/export_size.h"
 #include "export/export_target.h"
 #include "export/window_export.h"
+#include "guarded_application.h"
 #include "io/input_error.h"
 #include "io/scenario_json.h"
 #include "io/topology_library.h"
@@ -412,7 +413,7 @@ int main(int argc, char** argv)
     // load) and would warn "No such plugin": it sees the arguments without ours.
     std::vector<char*> qt_argv = arguments_for_qt(argc, argv);
     int qt_argc = static_cast<int>(qt_argv.size()) - 1;
-    QApplication app(qt_argc, qt_argv.data());
+    wb::GuardedApplication app(qt_argc, qt_argv.data());
     QApplication::setApplicationName(QStringLiteral("wakebench"));
 
     wb::MainWindow window;

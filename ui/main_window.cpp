@@ -20,6 +20,8 @@
 #include <QStatusBar>
 #include <QStringList>
 #include <QStyle>
+#include <QPointer>
+#include <QTimer>
 #include <QToolBar>
 #include <algorithm>
 #include <cmath>
@@ -37,6 +39,7 @@
 #include "export/export_view.h"
 #include "export/results_export.h"
 #include "export/window_export.h"
+#include "guarded_application.h"
 #include "main_window_loaded.h"
 #include "message_box.h"
 #include "metrics/comparison.h"
@@ -79,6 +82,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setDockNestingEnabled(true);
     setErrorHandler({});
     normal_font_ = font();
+    // An exception that escapes into the event loop is shown here, after the
+    // event that threw is over, and the window goes on.
+    GuardedApplication::setReporter([window = QPointer<MainWindow>(this)](const QString& what) {
+        if (!window)
+            return;
+        QTimer::singleShot(0, window.data(), [window, what] {
+            if (!window)
+                return;
+            window->message_status_->setText(tr("internal error: %1").arg(what));
+            window->fail(tr("Internal error"),
+                         tr("Something went wrong inside Wakebench, and the step it was taking was abandoned:\n%1\n\n"
+                            "The window and your scenario are intact.")
+                             .arg(what));
+        });
+    });
 
     session_ = new SimSession(this);
     connect(session_, &SimSession::frameReady, this, &MainWindow::onFrame);
@@ -236,6 +254,7 @@ void MainWindow::buildDocks()
     scroll->setFrameShape(QFrame::NoFrame);
     QDockWidget* scenario_dock = dock(tr("Scenario"), QStringLiteral("scenarioDock"), scroll, Qt::LeftDockWidgetArea);
     connect(scenario_panel_, &ScenarioPanel::applyRequested, this, &MainWindow::applyPanel);
+    connect(scenario_panel_, &ScenarioPanel::edited, this, &MainWindow::saveDraft);
     connect(scenario_panel_, &ScenarioPanel::caseChosen, this, [this](int index) {
         if (loaded_)
             setScenario(loaded_->scenario, loaded_->path, index);

@@ -51,6 +51,7 @@ namespace wb {
 
 struct Machine;
 struct ImportResult;
+struct ScenarioDraft;
 struct Comparison;
 struct SessionSetup;
 class SchedDomains;
@@ -97,6 +98,9 @@ public:
     QStringList recentScenarios() const;
     // Off: nothing is written to the settings (headless pictures, tests).
     void setRemembering(bool on) { remember_ = on; }
+    // Where the scenario on screen is kept, with its unapplied edits, at
+    // every change (scenario_draft.h): the application's data folder.
+    static QString draftFolder();
     // A machine by itself (a shipped name, a file, synthetic:...): the
     // current scenario with that machine.
     bool loadMachine(const QString& spec);
@@ -277,6 +281,10 @@ private:
     void pushRecent(const QString& path);
     void rebuildRecentMenu();
     void rememberScenario();
+    // The scenario on screen, unapplied edits included, kept in the data
+    // folder (draftFolder()) at every change and put back at the next start.
+    void saveDraft();
+    void restoreDraft(const ScenarioDraft& draft);
     void pushBreakpoints();
     void updateSpeedLabel();
     void applyPace(qint64 first_wakeups_ns);
@@ -379,6 +387,7 @@ private:
     QFont normal_font_;
     bool was_maximized_ = false;
     bool remember_ = true;
+    bool restoring_draft_ = false;
 };
 
 }  // namespace wb

@@ -33,6 +33,7 @@
 #include "main_window_loaded.h"
 #include "policies/registry.h"
 #include "run_keys.h"
+#include "scenario_draft.h"
 #include "scenario_plugins.h"
 #include "session/scenario_session.h"
 #include "sim/comparison_job.h"
@@ -246,6 +247,8 @@ void MainWindow::restoreLastScenario()
     const QString json = st.value(QStringLiteral("last/scenario")).toString();
     const QString path = st.value(QStringLiteral("last/path")).toString();
     const int case_index = st.value(QStringLiteral("last/case"), 0).toInt();
+    // Read before the scenario is set, which writes a draft of its own.
+    const std::optional<ScenarioDraft> draft = load_scenario_draft(draftFolder());
     if (!json.isEmpty()) {
         try {
             // Named by its file, if it had one: its plugins' relative paths
@@ -259,8 +262,11 @@ void MainWindow::restoreLastScenario()
             on_error_ = [&](const QString&, const QString&) { failed = true; };
             setScenario(s, path, case_index);
             on_error_ = saved;
-            if (!failed)
+            if (!failed) {
+                if (draft)
+                    restoreDraft(*draft);
                 return;
+            }
         } catch (const std::exception&) {
         }
     }
@@ -271,10 +277,44 @@ void MainWindow::rememberScenario()
 {
     if (!loaded_ || !remember_)
         return;
-    QSettings st = window_settings();
-    st.setValue(QStringLiteral("last/scenario"), QString::fromStdString(scenario_to_json(loaded_->scenario)));
-    st.setValue(QStringLiteral("last/path"), loaded_->path);
-    st.setValue(QStringLiteral("last/case"), loaded_->case_index);
+    {
+        QSettings st = window_settings();  // written out as it goes
+        st.setValue(QStringLiteral("last/scenario"), QString::fromStdString(scenario_to_json(loaded_->scenario)));
+        st.setValue(QStringLiteral("last/path"), loaded_->path);
+        st.setValue(QStringLiteral("last/case"), loaded_->case_index);
+    }
+    saveDraft();
+}
+
+QString MainWindow::draftFolder()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+}
+
+// The form as it stands, on every edit: what a crash or a kill would lose.
+void MainWindow::saveDraft()
+{
+    if (!loaded_ || !remember_ || restoring_draft_)
+        return;
+    const ScenarioDraft draft{loaded_->scenario, scenario_panel_->scenario(), scenario_panel_->caseIndex(),
+                              loaded_->path};
+    if (!save_scenario_draft(draftFolder(), draft))
+        message_status_->setText(tr("cannot keep the scenario's edits in %1: they would not survive a crash")
+                                     .arg(draftFolder()));
+}
+
+// Edits the last session left unapplied, put back into the form over the
+// scenario they were made to, which restoreLastScenario() has just set.
+void MainWindow::restoreDraft(const ScenarioDraft& draft)
+{
+    if (!loaded_ || draft.applied != loaded_->scenario || draft.path != loaded_->path || draft.form == draft.applied)
+        return;
+    restoring_draft_ = true;
+    scenario_panel_->showEdits(draft.form, draft.case_index);
+    restoring_draft_ = false;
+    saveDraft();
+    if (scenario_panel_->hasUnappliedEdits())
+        message_status_->setText(tr("the edits not applied when Wakebench last stopped are back in the form"));
 }
 
 QStringList MainWindow::recentScenarios() const

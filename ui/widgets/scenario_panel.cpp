@@ -221,10 +221,23 @@ ScenarioPanel::~ScenarioPanel() = default;
 
 void ScenarioPanel::setScenario(const Scenario& scenario, int case_index)
 {
+    scenario_ = scenario;
+    fill(scenario, case_index);
+    set_form_ = this->scenario();
+    updateUnappliedEdits();
+}
+
+void ScenarioPanel::showEdits(const Scenario& edited, int case_index)
+{
+    fill(edited, case_index);
+    updateUnappliedEdits();
+}
+
+void ScenarioPanel::fill(const Scenario& scenario, int case_index)
+{
     loading_ = true;
     // A scenario file may have brought plugins whose policies it names.
     refreshPolicyChoices();
-    scenario_ = scenario;
     machine_->setCurrentText(QString::fromStdString(scenario.machine));
     case_->clear();
     for (const ScenarioCase& c : scenario.cases)
@@ -256,14 +269,13 @@ void ScenarioPanel::setScenario(const Scenario& scenario, int case_index)
     seed_->setText(QString::number(scenario.seed));
     runs_->setValue(scenario.runs);
     loading_ = false;
-    set_form_ = this->scenario();
-    updateUnappliedEdits();
 }
 
 void ScenarioPanel::updateUnappliedEdits()
 {
     if (loading_)
         return;
+    emit edited();
     const bool unapplied = scenario() != set_form_;
     if (unapplied == unapplied_)
         return;

@@ -39,6 +39,9 @@ public:
     ~ScenarioPanel() override;
 
     void setScenario(const Scenario& scenario, int case_index);
+    // The form filled from `edited`, the scenario set staying what it
+    // compares with: edits recovered after a crash show as unapplied.
+    void showEdits(const Scenario& edited, int case_index);
     // The form's scenario: the one set, with the edits made since.
     Scenario scenario() const;
     int caseIndex() const;
@@ -69,8 +72,11 @@ signals:
     // Import and run the host benchmarks (topology import --sysfs --measure).
     void importMeasuredHostRequested();
     void unappliedEditsChanged(bool unapplied);
+    // Any change of the form, by the user (not by setScenario()).
+    void edited();
 
 private:
+    void fill(const Scenario& scenario, int case_index);
     void buildWorkloadForm(const QString& name);
     void fillWorkload(const QString& spec);
     void fillPolicyChoices(int row);
