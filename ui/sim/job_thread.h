@@ -58,9 +58,8 @@ public:
     {
         cancel();
         cancelled_ = std::make_shared<std::atomic<bool>>(false);
-        thread_ = std::thread([work = std::move(work), deliver = Deliver(QPointer<Job>(job), cancelled_)]() mutable {
-            work(deliver);
-        });
+        thread_ = std::thread(
+            [work = std::move(work), deliver = Deliver(QPointer<Job>(job), cancelled_)]() mutable { work(deliver); });
     }
 
     void cancel()
