@@ -37,11 +37,11 @@ grep -qx "Wakebench_DIR:PATH=$tmp/root/usr/lib/cmake/Wakebench" "$tmp/example/bu
   fail "the example found another SDK: $(grep '^Wakebench_DIR' "$tmp/example/build/CMakeCache.txt")"
 
 # The programs run with the source tree out of reach; where no user
-# namespace can be made (a locked-down container), the deletions above
-# still tell the source tree from the root.
+# namespace can mount a folder (a locked-down container), the deletions
+# above still tell the source tree from the root.
 mkdir "$tmp/out"
 plugin=$tmp/example/build/libprefer-idle-prev-llc.so
-if unshare --mount --map-root-user true 2>/dev/null; then
+if unshare --mount --map-root-user mount -t tmpfs none "$tmp/out" 2>/dev/null; then
   WB_SOURCE_HIDDEN=1 unshare --mount --map-root-user sh "$here/run_installed.sh" "$tmp/root" "$source" "$tmp/out" "$plugin"
   echo "install_test: the installed programs ran from a dpkg -x root, with the source tree hidden"
 else
