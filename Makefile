@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
-# The two set-up commands of the README: `make run` and `make test`.
+# The two set-up commands of the README, `make run` and `make test`, and
+# `make package`.
 PRESET ?= release
 WERROR ?= OFF
 BUILD_DIR := build/$(PRESET)
 SCENARIO ?= resources/scenarios/altra-pipe-side-by-side.json
 
-.PHONY: all deps configure build run test asan-test clean
+.PHONY: all deps configure build run test asan-test package package-check clean
 
 all: build
 
@@ -29,6 +30,17 @@ test: build
 
 asan-test:
 	$(MAKE) test PRESET=asan
+
+# The Debian package, from the build the tests use (docs/packaging.md).
+# Configured again once help2man is there, so that the manual pages are in.
+package: configure
+	@./scripts/install-deps --package
+	cmake $(BUILD_DIR)
+	cmake --build --preset $(PRESET) --target package
+
+package-check: package
+	@./scripts/install-deps --package-checks
+	tests/package/check_package.sh "$$(ls -t $(BUILD_DIR)/wakebench_*.deb | head -1)" .
 
 clean:
 	rm -rf build

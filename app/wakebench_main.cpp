@@ -40,6 +40,7 @@
 #include "sim/sim_session.h"
 #include "sim/trace_job.h"
 #include "topology/machine.h"
+#include "version.h"
 
 namespace {
 
@@ -83,6 +84,7 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         QStringLiteral("Wakebench: simulates the Linux kernel's fair-class wakeup placement on models of real "
                        "machines, one to four policies side by side."));
     const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
     const QCommandLineOption scenario(QStringLiteral("scenario"),
                                       QStringLiteral("Scenario file to open (the files wakesim run/compare read)."),
                                       QStringLiteral("FILE"));
@@ -159,6 +161,10 @@ std::optional<int> parse_options(const QStringList& args, Options& out)
         QString text = parser.helpText();
         text.replace(QStringLiteral("<executable_name>"), QStringLiteral("wakebench"));
         std::fputs(qPrintable(text), stdout);
+        return 0;
+    }
+    if (parser.isSet(version)) {
+        std::puts(wb::version_line("wakebench").c_str());
         return 0;
     }
     if (!parser.positionalArguments().isEmpty())

@@ -21,12 +21,14 @@
 #include "io/input_error.h"
 #include "plugin/plugin_loader.h"
 #include "plugin/policy_error.h"
+#include "version.h"
 
 namespace {
 
 const char* const kUsage =
     "usage: wakesim [--plugin PATH.so]... COMMAND [ARGS]\n"
     "  --plugin PATH.so         load a policy plugin first (repeatable): its policies can then be named\n"
+    "  --version                print the release and the commit this build is from\n"
     "commands:\n"
     "  topology show MACHINE    the machine's tree and the sched domains the kernel builds for it\n"
     "  topology import ...      write a machine file from sysfs or `lscpu -p`\n"
@@ -80,7 +82,7 @@ int dispatch(const std::vector<std::string>& argv)
         return 0;
     }
     if (command == "--version") {
-        std::cout << "wakesim " << WB_VERSION << "\n";
+        std::cout << wb::version_line("wakesim") << "\n";
         return 0;
     }
     if (command == "topology")

@@ -21,6 +21,7 @@
 #include <exception>
 #include <optional>
 
+#include "base/data_dir.h"
 #include "charts/charts_panel.h"
 #include "decision/decision_diagram.h"
 #include "decision/palette.h"
@@ -446,8 +447,9 @@ void MainWindow::applyPanel()
 
 void MainWindow::openScenarioDialog()
 {
-    const QString dir = loaded_ && !loaded_->path.isEmpty() ? QFileInfo(loaded_->path).absolutePath()
-                                                            : QStringLiteral(WB_SOURCE_DIR "/resources/scenarios");
+    const QString dir = loaded_ && !loaded_->path.isEmpty()
+                            ? QFileInfo(loaded_->path).absolutePath()
+                            : QString::fromStdString(shipped_data_dir(kShippedScenarios));
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open scenario"), dir, tr("Scenarios (*.json);;All files (*)"));
     if (!path.isEmpty())

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/data_dir.h"
 #include "io/input_error.h"
 #include "io/topology_json.h"
 #include "topology/synthetic.h"
@@ -18,14 +19,7 @@ std::string topologies_dir()
 {
     if (const char* env = std::getenv("WAKEBENCH_TOPOLOGIES"); env && *env)
         return env;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const fs::path installed = exe.parent_path().parent_path() / "share" / "wakebench" / "topologies";
-        if (fs::is_directory(installed, ec))
-            return installed.string();
-    }
-    return (fs::path(WB_SOURCE_DIR) / "topologies").string();
+    return shipped_data_dir(kShippedTopologies);
 }
 
 std::vector<ShippedTopology> list_shipped_topologies()

@@ -20,8 +20,9 @@ struct ShippedTopology {
     std::string path;
 };
 
-// The folder of shipped machine files: $WAKEBENCH_TOPOLOGIES if set, else the
-// installed share/wakebench/topologies next to the program, else the source tree's.
+// The folder of shipped machine files: $WAKEBENCH_TOPOLOGIES if set, else
+// shipped_data_dir()'s: share/wakebench/topologies beside the installed
+// program, or the source tree's from the build tree.
 std::string topologies_dir();
 
 // Every shipped machine, sorted by name.

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/data_dir.h"
 #include "io/input_file.h"
 #include "io/json_parse.h"
 #include "io/json_problems.h"
@@ -344,14 +345,7 @@ std::string validation_cases_dir()
 {
     if (const char* env = std::getenv("WAKEBENCH_VALIDATION"); env && *env)
         return env;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const fs::path installed = exe.parent_path().parent_path() / "share" / "wakebench" / "validation";
-        if (fs::is_directory(installed, ec))
-            return installed.string();
-    }
-    return (fs::path(WB_SOURCE_DIR) / "resources" / "validation").string();
+    return shipped_data_dir(kShippedValidation);
 }
 
 std::vector<std::string> list_validation_case_files()

@@ -84,8 +84,9 @@ struct ValidationCase {
 ValidationCase load_validation_case(const std::string& path);
 ValidationCase parse_validation_case(std::string_view text, const std::string& file_label, std::string id);
 
-// The shipped cases' folder: $WAKEBENCH_VALIDATION, the installed
-// share/wakebench/validation, or the source tree's resources/validation.
+// The shipped cases' folder: $WAKEBENCH_VALIDATION if set, else
+// shipped_data_dir()'s: share/wakebench/validation beside the installed
+// program, or the source tree's resources/validation from the build tree.
 std::string validation_cases_dir();
 // The shipped case files, sorted by id.
 std::vector<std::string> list_validation_case_files();
