@@ -11,6 +11,7 @@
 #include "cli/args.h"
 #include "cli/bench_command.h"
 #include "cli/compare_command.h"
+#include "cli/kernel_command.h"
 #include "cli/list_command.h"
 #include "cli/policy_command.h"
 #include "cli/run_command.h"
@@ -38,6 +39,7 @@ const char* const kUsage =
     "  validate [--case ID] [--quick]   the model against published measurements of real kernels\n"
     "  trace import FILE --topology M   a real trace (tracefs, trace-cmd, perf script) reported as a run\n"
     "  trace to-workload FILE --topology M --output W.json   its tasks' shape as a json workload\n"
+    "  kernel run --topology M --workload W   boot a real kernel under QEMU on M, trace W, compare with the model\n"
     "Run `wakesim topology help` for the options.";
 
 // Loads the leading --plugin options' plugins and returns the words after them.
@@ -97,6 +99,8 @@ int dispatch(const std::vector<std::string>& argv)
         return policy_command(rest);
     if (command == "trace")
         return trace_command(rest);
+    if (command == "kernel")
+        return kernel_command(rest);
     throw UsageError("unknown command '" + command + "'; expected topology, run, compare, bench, list, validate or policy\n" + kUsage);
 }
 
