@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernel/guest_image.h"
 
-#include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <vector>
 #include <ostream>
+#include <vector>
 
 #include <unistd.h>
 
 #include "kernel/content_hash.h"
 #include "kernel/cpio_archive.h"
+#include "kernel/elf_object.h"
+#include "kernel/file_bytes.h"
 #include "kernel/guest_init.h"
 #include "kernel/guest_kernel.h"
 #include "kernel/guest_programs.h"
@@ -27,19 +27,9 @@ namespace {
 
 const char* const kBusybox = "/bin/busybox";
 
-template <typename T>
-T read_le(std::string_view bytes, std::size_t at)
-{
-    T v{};
-    if (at + sizeof(T) <= bytes.size())
-        std::memcpy(&v, bytes.data() + at, sizeof(T));
-    return v;
-}
-
 std::string busybox()
 {
-    std::ifstream in(kBusybox, std::ios::binary);
-    const std::string bytes(std::istreambuf_iterator<char>(in), {});
+    const std::string bytes = file_bytes(kBusybox);
     if (bytes.empty())
         throw KernelCheckError(std::string("no ") + kBusybox +
                                ": the guest's tools are busybox's (apt-get install busybox-static, or "
@@ -51,20 +41,6 @@ std::string busybox()
 }
 
 }  // namespace
-
-bool elf_is_dynamic(std::string_view elf)
-{
-    if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2)
-        return false;
-    const auto phoff = read_le<std::uint64_t>(elf, 0x20);
-    const auto phentsize = read_le<std::uint16_t>(elf, 0x36);
-    const auto phnum = read_le<std::uint16_t>(elf, 0x38);
-    constexpr std::uint32_t kPtInterp = 3;
-    for (std::size_t i = 0; i < phnum; ++i)
-        if (read_le<std::uint32_t>(elf, phoff + i * phentsize) == kPtInterp)
-            return true;
-    return false;
-}
 
 std::string guest_initramfs(const GuestKernel& kernel, const std::string& cache_dir, std::ostream& log)
 {

@@ -10,7 +10,6 @@
 
 #include <iosfwd>
 #include <string>
-#include <string_view>
 
 namespace wb {
 
@@ -20,8 +19,5 @@ struct GuestKernel;
 // KernelCheckError when busybox is missing or not static, a module cannot be
 // found, or a program does not build.
 std::string guest_initramfs(const GuestKernel& kernel, const std::string& cache_dir, std::ostream& log);
-
-// Whether an ELF executable asks for a dynamic loader (has PT_INTERP).
-bool elf_is_dynamic(std::string_view elf);
 
 }  // namespace wb

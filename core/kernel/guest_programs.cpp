@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "kernel/content_hash.h"
+#include "kernel/file_bytes.h"
 #include "kernel/kernel_check_error.h"
 #include "kernel/subprocess.h"
 
@@ -22,10 +23,10 @@ const char* const kPrograms[] = {"pipe", "messaging", "schbench"};
 
 std::string read_file(const fs::path& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    std::string bytes = file_bytes(path.string());
+    if (bytes.empty())
         throw KernelCheckError("cannot read " + path.string());
-    return std::string(std::istreambuf_iterator<char>(in), {});
+    return bytes;
 }
 
 }  // namespace

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernel/kernel_modules.h"
 
-#include <cstdint>
-#include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
+#include "kernel/elf_object.h"
+#include "kernel/file_bytes.h"
 #include "kernel/kernel_check_error.h"
 #include "kernel/subprocess.h"
 
@@ -17,15 +19,6 @@ namespace fs = std::filesystem;
 namespace wb {
 
 namespace {
-
-template <typename T>
-T read_le(std::string_view bytes, std::size_t at)
-{
-    T v{};
-    if (at + sizeof(T) <= bytes.size())
-        std::memcpy(&v, bytes.data() + at, sizeof(T));  // x86-64 and ELFCLASS64/ELFDATA2LSB: both little-endian
-    return v;
-}
 
 // "virtio-rng.ko.xz" -> "virtio_rng": module names use '_' for '-'.
 std::string module_name(const std::string& file)
@@ -37,12 +30,6 @@ std::string module_name(const std::string& file)
     return name;
 }
 
-std::string read_file(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 std::string load_module(const fs::path& path)
 {
     const std::string file = path.filename().string();
@@ -50,7 +37,7 @@ std::string load_module(const fs::path& path)
                                                       : file.ends_with(".ko.gz")   ? "gzip"
                                                                                    : nullptr;
     if (!tool)
-        return read_file(path);
+        return file_bytes(path.string());
     const CommandResult r = run_command({tool, "-dc", path.string()});
     if (!r.ok())
         throw KernelCheckError("cannot decompress the module " + path.string() + " with " + tool +
@@ -62,43 +49,25 @@ std::string load_module(const fs::path& path)
 
 std::vector<std::string> module_depends(std::string_view elf, const std::string& label)
 {
-    if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2 || elf[5] != 1)
-        throw KernelCheckError(label + ": not a 64-bit little-endian ELF object");
-    const auto shoff = read_le<std::uint64_t>(elf, 0x28);
-    const auto shentsize = read_le<std::uint16_t>(elf, 0x3A);
-    const auto shnum = read_le<std::uint16_t>(elf, 0x3C);
-    const auto shstrndx = read_le<std::uint16_t>(elf, 0x3E);
-    auto section = [&](std::size_t i) { return shoff + i * shentsize; };
-    if (shstrndx >= shnum || section(shnum) > elf.size())
-        throw KernelCheckError(label + ": its section headers lie outside the file");
-    const auto names_at = read_le<std::uint64_t>(elf, section(shstrndx) + 0x18);
-    for (std::size_t i = 0; i < shnum; ++i) {
-        const auto name_at = names_at + read_le<std::uint32_t>(elf, section(i));
-        if (name_at >= elf.size() || std::strncmp(elf.data() + name_at, ".modinfo", elf.size() - name_at) != 0)
-            continue;
-        const auto offset = read_le<std::uint64_t>(elf, section(i) + 0x18);
-        const auto size = read_le<std::uint64_t>(elf, section(i) + 0x20);
-        if (offset + size > elf.size())
-            break;
-        // NUL-separated "key=value" strings.
-        const std::string_view info = elf.substr(offset, size);
-        std::size_t at = 0;
-        while (at < info.size()) {
-            const std::size_t end = std::min(info.find('\0', at), info.size());
-            const std::string_view entry = info.substr(at, end - at);
-            if (entry.starts_with("depends=")) {
-                std::vector<std::string> deps;
-                std::istringstream list{std::string(entry.substr(8))};
-                for (std::string dep; std::getline(list, dep, ',');)
-                    if (!dep.empty())
-                        deps.push_back(dep);
-                return deps;
-            }
-            at = end + 1;
+    const std::optional<std::string_view> info = elf_section(elf, ".modinfo", label);
+    if (!info)
+        throw KernelCheckError(label + ": no .modinfo section (not a kernel module)");
+    // NUL-separated "key=value" strings.
+    std::size_t at = 0;
+    while (at < info->size()) {
+        const std::size_t end = std::min(info->find('\0', at), info->size());
+        const std::string_view entry = info->substr(at, end - at);
+        if (entry.starts_with("depends=")) {
+            std::vector<std::string> deps;
+            std::istringstream list{std::string(entry.substr(8))};
+            for (std::string dep; std::getline(list, dep, ',');)
+                if (!dep.empty())
+                    deps.push_back(dep);
+            return deps;
         }
-        return {};
+        at = end + 1;
     }
-    throw KernelCheckError(label + ": no .modinfo section (not a kernel module)");
+    return {};
 }
 
 std::vector<KernelModule> modules_to_load(const std::string& modules_dir, const std::vector<std::string>& wanted)

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "kernel/file_bytes.h"
 #include "kernel/guest_init.h"
 #include "kernel/kernel_check_error.h"
 #include "kernel/subprocess.h"
@@ -21,12 +22,6 @@ namespace fs = std::filesystem;
 namespace wb {
 
 namespace {
-
-std::string read_file(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 struct Attempt {
     BootResult result;
@@ -63,7 +58,7 @@ Attempt attempt(const QemuTopology& topology, QemuOptions options, std::chrono::
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         // The console is small until the trace is sent: reading it whole is cheap.
-        const std::string text = read_file(console);
+        const std::string text = file_bytes(console.string());
         if (r.up_s < 0 && text.find(up) != std::string::npos)
             r.up_s = seconds();
         if (r.workload_start_s < 0 && text.find(running) != std::string::npos)
@@ -71,7 +66,7 @@ Attempt attempt(const QemuTopology& topology, QemuOptions options, std::chrono::
         if (r.workload_end_s < 0 && text.find(ended) != std::string::npos)
             r.workload_end_s = seconds();
         if (options.accel == Accel::Kvm && r.up_s < 0 &&
-            read_file(err).find("KVM internal error") != std::string::npos) {
+            file_bytes(err.string()).find("KVM internal error") != std::string::npos) {
             qemu.kill();
             a.kvm_failed = true;
             break;
@@ -79,9 +74,9 @@ Attempt attempt(const QemuTopology& topology, QemuOptions options, std::chrono::
     }
     r.total_s = seconds();
     r.qemu_status = qemu.status();
-    r.output = read_file(port);
-    r.console = read_file(console);
-    r.qemu_stderr = read_file(err);
+    r.output = file_bytes(port.string());
+    r.console = file_bytes(console.string());
+    r.qemu_stderr = file_bytes(err.string());
     if (options.accel == Accel::Kvm && r.up_s < 0 && !r.timed_out)
         a.kvm_failed = true;  // QEMU gave up before the guest came up
     return a;
