@@ -39,13 +39,15 @@ std::string boot_timing(const BootResult& b)
     return out;
 }
 
-// A figure over runs: "12.3%" for one, "12.3% [11.9-12.8]" for several.
+// A figure over runs: "12.3%" for one, "12.3% [11.9-12.8]" for several
+// whose lowest and highest differ as printed.
 std::string cell(const std::vector<double>& values, const char* fmt, const char* unit)
 {
     const Spread s = spread_of(values);
     std::string out = format(fmt, s.mean) + unit;
-    if (s.n > 1)
-        out += " [" + format(fmt, s.min) + "-" + format(fmt, s.max) + "]";
+    const std::string lo = format(fmt, s.min), hi = format(fmt, s.max);
+    if (s.n > 1 && lo != hi)
+        out += " [" + lo + "-" + hi + "]";
     return out;
 }
 

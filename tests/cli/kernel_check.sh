@@ -29,7 +29,9 @@ grep -q "chosen = prev" "$work/out.txt" || fail "no chosen = prev row"
 grep -q "the kernel's CPU" "$work/out.txt" || fail "no replay agreement"
 grep -q '"domains_match": true' "$work/check.json" || fail "the JSON does not say the domains match"
 grep -q '"lost_events": 0' "$work/check.json" || fail "the JSON does not say no event was lost"
-# 3000 round trips are about 6000 wakeups of the two pipe tasks.
+# The trace holds the whole run: every round trip makes at least one of
+# the two tasks sleep in read() and be woken (about two in practice; under
+# TCG a few percent find their task still switching out, with no selection).
 wakeups=$(sed -n 's/^  wakeups *\([0-9]*\) .*/\1/p' "$work/out.txt")
-[ "${wakeups:-0}" -ge 5900 ] || fail "the kernel's trace has ${wakeups:-no} wakeups of the pipe tasks, expected about 6000"
+[ "${wakeups:-0}" -ge 3000 ] || fail "the kernel's trace has ${wakeups:-no} wakeups of the pipe tasks, fewer than the 3000 round trips"
 echo "kernel_check: passed"
