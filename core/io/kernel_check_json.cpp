@@ -41,7 +41,8 @@ Json summary(const std::vector<PlacementFigures>& runs)
 {
     Json classes = Json::object();
     for (std::size_t i = 0; i < kDistanceClassCount; ++i)
-        classes[std::string(kDistanceClassNames[i])] = spread(runs, [i](const PlacementFigures& p) { return p.from_waker_pct[i]; });
+        classes[std::string(kDistanceClassNames[i])] =
+            spread(runs, [i](const PlacementFigures& p) { return p.from_waker_pct[i]; });
     return {{"wakeups", spread(runs, [](const PlacementFigures& p) { return p.wakeups; })},
             {"chosen_prev_pct", spread(runs, [](const PlacementFigures& p) { return p.chosen_prev_pct; })},
             {"chosen_waker_cpu_pct", spread(runs, [](const PlacementFigures& p) { return p.chosen_waker_pct; })},

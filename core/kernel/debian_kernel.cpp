@@ -56,8 +56,9 @@ std::string package_for(KernelSource source)
     if (source == KernelSource::Debian61) {
         const std::string pkg = debian_61_package(must_run({"apt-cache", "depends", "linux-image-amd64"}).out);
         if (pkg.empty())
-            throw KernelCheckError("apt knows no linux-image-amd64 package: run `apt-get update` (Debian 12's "
-                                   "default kernel, 6.1, is what --kernel debian-6.1 boots)");
+            throw KernelCheckError(
+                "apt knows no linux-image-amd64 package: run `apt-get update` (Debian 12's "
+                "default kernel, 6.1, is what --kernel debian-6.1 boots)");
         return pkg;
     }
     const std::string pkg = newest_debian_612_package(

@@ -11,14 +11,18 @@ namespace wb {
 namespace {
 
 // Offsets in the ELF64 header, section header and program header.
-constexpr std::size_t kPhoff = 0x20, kShoff = 0x28, kPhentsize = 0x36, kPhnum = 0x38, kShentsize = 0x3A,
-                      kShnum = 0x3C, kShstrndx = 0x3E;
+constexpr std::size_t kPhoff = 0x20, kShoff = 0x28, kPhentsize = 0x36, kPhnum = 0x38, kShentsize = 0x3A, kShnum = 0x3C,
+                      kShstrndx = 0x3E;
 constexpr std::size_t kShName = 0x00, kShOffset = 0x18, kShSize = 0x20;
 constexpr std::uint32_t kPtInterp = 3;
 
 bool is_elf64_le(std::string_view elf)
 {
-    return elf.size() >= 64 && elf.substr(0, 4) == "\x7f" "ELF" && elf[4] == 2 && elf[5] == 1;
+    return elf.size() >= 64 &&
+           elf.substr(0, 4) ==
+               "\x7f"
+               "ELF" &&
+           elf[4] == 2 && elf[5] == 1;
 }
 
 // A little-endian field; 0 past the end (x86-64 is little-endian too).

@@ -156,20 +156,22 @@ std::vector<DomainDifference> compare_domains(const GuestDomains& guest, const S
             const int level = static_cast<int>(i);
             if (i >= chain.size()) {
                 const SchedDomain& m = model.domain(ids[i]);
-                out.push_back({cpu, level, "the guest has no domain here; the model has " + m.name + " " +
-                                               m.span.to_cpulist()});
+                out.push_back(
+                    {cpu, level, "the guest has no domain here; the model has " + m.name + " " + m.span.to_cpulist()});
                 continue;
             }
             const GuestDomain& g = chain[i];
             if (i >= ids.size()) {
-                out.push_back({cpu, level, "the guest has " + g.kernel_name + " " + g.span.to_cpulist() +
-                                               "; the model has no domain here"});
+                out.push_back(
+                    {cpu, level,
+                     "the guest has " + g.kernel_name + " " + g.span.to_cpulist() + "; the model has no domain here"});
                 continue;
             }
             const SchedDomain& m = model.domain(ids[i]);
             if (g.span != m.span || (!g.name.empty() && g.name != m.name)) {
-                out.push_back({cpu, level, "guest " + g.kernel_name + " " + g.span.to_cpulist() + ", model " + m.name +
-                                               " " + m.span.to_cpulist()});
+                out.push_back({cpu, level,
+                               "guest " + g.kernel_name + " " + g.span.to_cpulist() + ", model " + m.name + " " +
+                                   m.span.to_cpulist()});
                 continue;
             }
             if (!g.flags_known)
@@ -185,7 +187,8 @@ std::vector<DomainDifference> compare_domains(const GuestDomains& guest, const S
                         (g.overlap ? "the guest has SD_OVERLAP on a level the model builds without overlapping groups"
                                    : "the guest lacks SD_OVERLAP on a NUMA level");
             for (const std::string& unknown : g.unknown_flags)
-                what += std::string(what.empty() ? "" : "; ") + "the guest has " + unknown + ", which the model does not know";
+                what += std::string(what.empty() ? "" : "; ") + "the guest has " + unknown +
+                        ", which the model does not know";
             if (!what.empty())
                 out.push_back({cpu, level, m.name + " " + m.span.to_cpulist() + " flags: " + what});
         }

@@ -25,18 +25,18 @@ namespace wb {
 class SchedDomains;
 
 struct GuestDomain {
-    std::string name;           // as the model names it: DIE is read as PKG; "" when the kernel did not say
-    std::string kernel_name;    // as the kernel printed it
-    unsigned flags = 0;         // the model's SD_* bits
-    bool overlap = false;       // SD_OVERLAP
+    std::string name;         // as the model names it: DIE is read as PKG; "" when the kernel did not say
+    std::string kernel_name;  // as the kernel printed it
+    unsigned flags = 0;       // the model's SD_* bits
+    bool overlap = false;     // SD_OVERLAP
     std::vector<std::string> unknown_flags;  // names neither the model nor the translations know
-    bool flags_known = false;   // the debugfs line was there
+    bool flags_known = false;                // the debugfs line was there
     CpuMask span;
 };
 
 struct GuestDomains {
     std::vector<std::vector<GuestDomain>> per_cpu;  // bottom-up, as for_each_domain
-    bool from_debugfs = false;  // names and flags known; else only the spans of /proc/schedstat
+    bool from_debugfs = false;                      // names and flags known; else only the spans of /proc/schedstat
 };
 
 // `nr_cpus` is the machine's; a CPU or span beyond it is a KernelCheckError.
@@ -47,7 +47,7 @@ CpuMask parse_hex_cpumask(std::string_view text, int nr_cpus);
 
 struct DomainDifference {
     CpuId cpu = kNoCpu;
-    int level = 0;  // position in the CPU's chain
+    int level = 0;     // position in the CPU's chain
     std::string what;  // "guest MC 0-3, model PKG 0-7" or "flags: guest lacks SD_SHARE_LLC"
 };
 

@@ -54,8 +54,8 @@ GuestKernel user_kernel(const std::string& image, const std::string& modules)
             }
         }
         if (found != 1)
-            fail("--modules '" + modules + "'", "lib/modules holds " + std::to_string(found) +
-                                                    " releases; give the one that matches the kernel");
+            fail("--modules '" + modules + "'",
+                 "lib/modules holds " + std::to_string(found) + " releases; give the one that matches the kernel");
     }
     if (!fs::exists(dir / "modules.builtin", ec))
         fail("--modules '" + modules + "'",

@@ -50,8 +50,9 @@ std::map<std::string, std::string> build_guest_programs(const std::string& cache
     const fs::path src = guest_source_dir();
     const std::string common = read_file(src / "guest_util.h");
     if (!program_in_path("cc"))
-        throw KernelCheckError("the guest programs are built with the host's C compiler, and `cc` is not installed "
-                               "(apt-get install build-essential)");
+        throw KernelCheckError(
+            "the guest programs are built with the host's C compiler, and `cc` is not installed "
+            "(apt-get install build-essential)");
     std::map<std::string, std::string> out;
     for (const char* name : kPrograms) {
         const fs::path source = src / (std::string(name) + ".c");
@@ -63,8 +64,7 @@ std::map<std::string, std::string> build_guest_programs(const std::string& cache
             log << "building the guest program " << name << " (cc -static) from " << source.string() << "\n";
             fs::create_directories(dir, ec);
             const std::string tmp = binary.string() + ".tmp" + std::to_string(::getpid());
-            const CommandResult r =
-                run_command({"cc", "-static", "-O2", "-pthread", "-o", tmp, source.string()});
+            const CommandResult r = run_command({"cc", "-static", "-O2", "-pthread", "-o", tmp, source.string()});
             if (!r.ok())
                 throw KernelCheckError("building the guest program " + source.string() +
                                        " failed (a static C library is needed: libc6-dev):\n" + r.err);

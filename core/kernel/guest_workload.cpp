@@ -46,15 +46,17 @@ GuestWorkload guest_workload(const std::string& spec)
         add_cpus(p, g);
     } else if (name == "hackbench") {
         g.program = "messaging";
-        g.args = {"-g", std::to_string(p.count("groups", 1, 100000)), "-f", std::to_string(p.count("fds", 1, 100000)),
-                  "-l", std::to_string(p.count("loops", 1, UINT64_MAX)), "-s",
-                  std::to_string(p.count("datasize", 1, 64 * 1024 * 1024))};
+        g.args = {"-g", std::to_string(p.count("groups", 1, 100000)),
+                  "-f", std::to_string(p.count("fds", 1, 100000)),
+                  "-l", std::to_string(p.count("loops", 1, UINT64_MAX)),
+                  "-s", std::to_string(p.count("datasize", 1, 64 * 1024 * 1024))};
         if (p.choice("mode", {"socket", "pipe"}) == "pipe")
             g.args.push_back("-p");
         if (p.flag("threads"))
             g.args.push_back("-T");
         if (p.count("sndbuf", 0, UINT64_MAX) != unix_skb::kSkWmemMax)
-            p.fail("sndbuf=" + p.text("sndbuf") + ": the guest runs with the kernel's default (net.core.wmem_default, " +
+            p.fail("sndbuf=" + p.text("sndbuf") +
+                   ": the guest runs with the kernel's default (net.core.wmem_default, " +
                    std::to_string(unix_skb::kSkWmemMax) + ")");
         add_cpus(p, g);
     } else if (name == "schbench") {

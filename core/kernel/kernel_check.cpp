@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <memory>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <sstream>
 
@@ -44,8 +44,9 @@ constexpr int kGuestBaseMemoryMb = 320;
 // placement); no lockup watchdog and no RCU stall reports (a TCG vCPU on a
 // busy host can stall long enough to trip them), and no check that the
 // emulated PIT ticks through the IO-APIC in time (on a busy host it fails
-// under TCG and panics the boot: "IO-APIC + timer doesn't work!"); the TSC kept as clocksource (the trace clock reads it);
-// sched_verbose makes the kernel publish its domains in debugfs.
+// under TCG and panics the boot: "IO-APIC + timer doesn't work!"); the TSC
+// kept as clocksource (the trace clock reads it); sched_verbose makes the
+// kernel publish its domains in debugfs.
 const char* const kKernelParameters =
     "console=ttyS0 quiet panic=-1 oops=panic mitigations=off nowatchdog rcupdate.rcu_cpu_stall_suppress=1 "
     "no_timer_check tsc=reliable sched_verbose";
@@ -86,7 +87,8 @@ std::string indent(const std::string& text)
     else
         what = "the guest stopped before sending everything back (QEMU exit status " + std::to_string(b.qemu_status) +
                (bundle.cut_in.empty() ? "" : ", cut inside " + bundle.cut_in) + ")";
-    std::string text = what + "; the guest console's last lines:\n" + indent(last_lines(b.console, kConsoleLinesQuoted));
+    std::string text =
+        what + "; the guest console's last lines:\n" + indent(last_lines(b.console, kConsoleLinesQuoted));
     if (!b.qemu_stderr.empty())
         text += "\nQEMU said:\n" + indent(last_lines(b.qemu_stderr, 5));
     throw KernelCheckError(text);
@@ -134,8 +136,8 @@ std::string guest_topology(const GuestBundle& bundle, const Machine& machine, co
         for (CpuId c = 0; c < machine.nr_cpus(); ++c) {
             const auto diff = [&](const char* what, const CpuMask& g, const CpuMask& m) {
                 if (g != m)
-                    differences.push_back({c, -1, std::string(what) + ": guest " + g.to_cpulist() + ", model " +
-                                                      m.to_cpulist()});
+                    differences.push_back(
+                        {c, -1, std::string(what) + ": guest " + g.to_cpulist() + ", model " + m.to_cpulist()});
             };
             diff("SMT siblings", guest.smt_mask(c), machine.smt_mask(c));
             diff("LLC", guest.llc_mask(c), machine.llc_mask(c));
@@ -185,10 +187,11 @@ KernelBoot read_boot(const BootResult& b, const Machine& machine, const std::str
     const TraceReport report = build_trace_report(trace, machine, filter, label);
     const std::uint64_t lost = std::max({ring, trace.overwritten, report.anomalies.lost_events});
     if (lost > 0 || report.anomalies.lost_markers > 0)
-        throw KernelCheckError("the guest's trace lost " + std::to_string(lost) + " events (" +
-                               (where.empty() ? std::string("LOST markers in the trace") : "the ring buffer of " + where) +
-                               " overflowed): give it more than " + std::to_string(trace_buffer_mb) +
-                               " MB per CPU with --trace-buffer, or run fewer loops");
+        throw KernelCheckError(
+            "the guest's trace lost " + std::to_string(lost) + " events (" +
+            (where.empty() ? std::string("LOST markers in the trace") : "the ring buffer of " + where) +
+            " overflowed): give it more than " + std::to_string(trace_buffer_mb) +
+            " MB per CPU with --trace-buffer, or run fewer loops");
     k.trace_events = trace.events.size();
     k.trace_lines = static_cast<std::uint64_t>(trace.lines);
     k.kernel = report.metrics;
@@ -236,12 +239,13 @@ KernelCheckResult run_kernel_check(const KernelCheckOptions& o, std::ostream& lo
     for (char c : o.features)
         if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_' ||
               c == ','))
-            throw InputError(Diagnostic{"--features '" + o.features + "'", 0, 0, "",
-                                        "expected sched feature names separated by commas, e.g. NO_DELAY_DEQUEUE,WA_BIAS"});
+            throw InputError(
+                Diagnostic{"--features '" + o.features + "'", 0, 0, "",
+                           "expected sched feature names separated by commas, e.g. NO_DELAY_DEQUEUE,WA_BIAS"});
 
     const std::string cache = o.cache_dir.empty() ? wakebench_cache_dir() : o.cache_dir;
     const GuestKernel kernel = o.kernel.source == KernelSource::File ? user_kernel(o.kernel.path, o.modules_dir)
-                                                                      : debian_kernel(o.kernel.source, cache, log);
+                                                                     : debian_kernel(o.kernel.source, cache, log);
     r.kernel_description = kernel.description;
     QemuOptions qemu;
     qemu.kernel = kernel.image;

@@ -42,8 +42,8 @@ struct KernelCheckOptions {
     int runs = 1;
     std::string features;  // written to the guest's sched features before the workload
     AccelChoice accel = AccelChoice::Auto;
-    std::string keep_dir;  // keep each boot's files (trace.txt, console.log, ...) here; "" = a temporary folder
-    int timeout_s = 900;   // per boot
+    std::string keep_dir;      // keep each boot's files (trace.txt, console.log, ...) here; "" = a temporary folder
+    int timeout_s = 900;       // per boot
     int trace_buffer_mb = 32;  // ring buffer per CPU
     std::uint64_t seed = 1;
     std::string cache_dir;  // "" = wakebench_cache_dir()
@@ -52,17 +52,17 @@ struct KernelCheckOptions {
 // What one boot gave.
 struct KernelBoot {
     BootResult boot;
-    std::string release;          // uname -r
-    std::string version_line;     // /proc/version
-    std::string features;         // the sched features line the workload ran with
+    std::string release;       // uname -r
+    std::string version_line;  // /proc/version
+    std::string features;      // the sched features line the workload ran with
     GuestDomains domains;
     std::vector<DomainDifference> domain_differences;
-    std::string guest_machine;    // the topology the guest reported, as `topology import --sysfs` reads it, one line
+    std::string guest_machine;  // the topology the guest reported, as `topology import --sysfs` reads it, one line
     std::uint64_t trace_events = 0;
     std::uint64_t trace_lines = 0;
-    RunMetrics kernel;            // the workload's tasks (wb_*), as `wakesim trace import` counts them
+    RunMetrics kernel;  // the workload's tasks (wb_*), as `wakesim trace import` counts them
     std::uint64_t kernel_wakeups_selected = 0;
-    PolicyReplay replay;          // baseline against the kernel
+    PolicyReplay replay;  // baseline against the kernel
     std::uint64_t replayed = 0;
     std::string workload_output;
 };

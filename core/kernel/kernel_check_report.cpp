@@ -85,9 +85,10 @@ std::string format_domain_comparison(const KernelCheckResult& r)
         out += format("sched domains: the guest's are the model's (%d CPUs, by span and by flag meaning%s)\n",
                       model.nr_cpus(), first.domains.from_debugfs ? "" : "; spans only: no debugfs domains");
     else
-        out += format("sched domains: %zu differences between the guest's and the model's (read them before the "
-                      "placement: the model's figures are for its domains)\n",
-                      all.size());
+        out += format(
+            "sched domains: %zu differences between the guest's and the model's (read them before the "
+            "placement: the model's figures are for its domains)\n",
+            all.size());
     for (std::size_t i = 0; i < all.size() && i < kDifferencesListed; ++i)
         out += "  " + all[i] + "\n";
     if (all.size() > kDifferencesListed)
@@ -162,7 +163,8 @@ std::string format_kernel_check(const KernelCheckResult& r)
         kernel.push_back(placement_figures(b.kernel));
     for (const ModelRun& m : r.model)
         model.push_back(placement_figures(m.metrics));
-    const auto pick = [](const std::vector<PlacementFigures>& runs, const std::function<double(const PlacementFigures&)>& f) {
+    const auto pick = [](const std::vector<PlacementFigures>& runs,
+                         const std::function<double(const PlacementFigures&)>& f) {
         std::vector<double> values;
         for (const PlacementFigures& p : runs)
             values.push_back(f(p));
@@ -174,23 +176,30 @@ std::string format_kernel_check(const KernelCheckResult& r)
     };
     out += row("placement of the workload's wakeups", "kernel " + first.release.substr(0, first.release.find('+')),
                "model");
-    line("wakeups", [](const PlacementFigures& p) { return p.wakeups; }, "%.0f", "");
-    line("chosen = prev", [](const PlacementFigures& p) { return p.chosen_prev_pct; }, "%.1f", "%");
-    line("chosen = waker's CPU", [](const PlacementFigures& p) { return p.chosen_waker_pct; }, "%.1f", "%");
+    line(
+        "wakeups", [](const PlacementFigures& p) { return p.wakeups; }, "%.0f", "");
+    line(
+        "chosen = prev", [](const PlacementFigures& p) { return p.chosen_prev_pct; }, "%.1f", "%");
+    line(
+        "chosen = waker's CPU", [](const PlacementFigures& p) { return p.chosen_waker_pct; }, "%.1f", "%");
     for (std::size_t c = 1; c < kDistanceClassCount; ++c) {
         bool any = false;
         for (const auto* runs : {&kernel, &model})
             for (const PlacementFigures& p : *runs)
                 any = any || p.from_waker_pct[c] > 0;
         if (any)
-            line("from the waker: " + std::string(kDistanceClassNames[c]),
-                 [c](const PlacementFigures& p) { return p.from_waker_pct[c]; }, "%.1f", "%");
+            line(
+                "from the waker: " + std::string(kDistanceClassNames[c]),
+                [c](const PlacementFigures& p) { return p.from_waker_pct[c]; }, "%.1f", "%");
     }
     if (r.machine.nr_nodes() > 1)
-        line("cross-node wakeups", [](const PlacementFigures& p) { return p.cross_node_pct; }, "%.1f", "%");
-    line("migrations", [](const PlacementFigures& p) { return p.migrations; }, "%.0f", "");
+        line(
+            "cross-node wakeups", [](const PlacementFigures& p) { return p.cross_node_pct; }, "%.1f", "%");
+    line(
+        "migrations", [](const PlacementFigures& p) { return p.migrations; }, "%.0f", "");
     if (r.machine.nr_nodes() > 1)
-        line("cross-node migrations", [](const PlacementFigures& p) { return p.migrations_cross_node; }, "%.0f", "");
+        line(
+            "cross-node migrations", [](const PlacementFigures& p) { return p.migrations_cross_node; }, "%.0f", "");
 
     std::vector<double> same_cpu, same_cpu_no_sync, same_class, kept_prev, replayed;
     for (const KernelBoot& b : r.boots) {
@@ -206,7 +215,8 @@ std::string format_kernel_check(const KernelCheckResult& r)
     }
     out += format("\ndecision replay: the model's baseline asked at each of the kernel's wakeups (%s replayed)\n",
                   cell(replayed, "%.0f", "").c_str());
-    out += row("the kernel's CPU", cell(same_cpu, "%.2f", "%"), "(no WF_SYNC inferred: " + cell(same_cpu_no_sync, "%.2f", "%") + ")");
+    out += row("the kernel's CPU", cell(same_cpu, "%.2f", "%"),
+               "(no WF_SYNC inferred: " + cell(same_cpu_no_sync, "%.2f", "%") + ")");
     out += row("the kernel's distance class", cell(same_class, "%.2f", "%"), "");
     out += row("elsewhere while the kernel kept prev", cell(kept_prev, "%.2f", "%"),
                "(as a wakeup done in place looks: docs/traces.md)");

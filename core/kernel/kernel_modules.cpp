@@ -33,9 +33,10 @@ std::string module_name(const std::string& file)
 std::string load_module(const fs::path& path)
 {
     const std::string file = path.filename().string();
-    const char* tool = file.ends_with(".ko.xz") ? "xz" : file.ends_with(".ko.zst") ? "zstd"
-                                                      : file.ends_with(".ko.gz")   ? "gzip"
-                                                                                   : nullptr;
+    const char* tool = file.ends_with(".ko.xz")    ? "xz"
+                       : file.ends_with(".ko.zst") ? "zstd"
+                       : file.ends_with(".ko.gz")  ? "gzip"
+                                                   : nullptr;
     if (!tool)
         return file_bytes(path.string());
     const CommandResult r = run_command({tool, "-dc", path.string()});
@@ -96,9 +97,10 @@ std::vector<KernelModule> modules_to_load(const std::string& modules_dir, const 
         placed.insert(name);
         const auto found = files.find(name);
         if (found == files.end())
-            throw KernelCheckError("the guest kernel has no " + name + (needed_by.empty() ? "" : " (needed by " + needed_by + ")") +
-                                   ": it is neither built in (" + modules_dir + "/modules.builtin) nor a module under " +
-                                   modules_dir + "/kernel");
+            throw KernelCheckError("the guest kernel has no " + name +
+                                   (needed_by.empty() ? "" : " (needed by " + needed_by + ")") +
+                                   ": it is neither built in (" + modules_dir +
+                                   "/modules.builtin) nor a module under " + modules_dir + "/kernel");
         KernelModule m{name, found->second.string(), load_module(found->second)};
         for (const std::string& dep : module_depends(m.bytes, m.path))
             self(self, dep, name);

@@ -22,11 +22,11 @@
 namespace wb {
 
 struct ModelPersonality {
-    FeatureSet features;                // the model's switches for this kernel
+    FeatureSet features;                 // the model's switches for this kernel
     std::vector<std::string> absent;     // model features the kernel does not have, switched off: "NO_NI_RATE"
     std::vector<std::string> as_kernel;  // other changes from the defaults, as the kernel has them: "NO_WA_BIAS"
-    std::vector<std::string> notes;     // what differs and cannot be switched
-    bool cfs = false;                   // the kernel schedules with CFS, not EEVDF
+    std::vector<std::string> notes;      // what differs and cannot be switched
+    bool cfs = false;                    // the kernel schedules with CFS, not EEVDF
 };
 
 // `features_line` is the kernel's features file ("PLACE_LAG NO_NEXT_BUDDY

@@ -18,10 +18,10 @@ namespace wb {
 struct PlacementFigures {
     double wakeups = 0;
     std::array<double, kDistanceClassCount> from_waker_pct{};  // by distance class from the waker's CPU
-    double chosen_prev_pct = 0;   // the CPU chosen is prev
-    double chosen_waker_pct = 0;  // the CPU chosen is the waker's
-    double cross_node_pct = 0;    // the CPU chosen is on another node than the waker's
-    double migrations = 0;        // a task ran on another CPU than last time
+    double chosen_prev_pct = 0;                                // the CPU chosen is prev
+    double chosen_waker_pct = 0;                               // the CPU chosen is the waker's
+    double cross_node_pct = 0;                                 // the CPU chosen is on another node than the waker's
+    double migrations = 0;                                     // a task ran on another CPU than last time
     double migrations_cross_node = 0;
 };
 

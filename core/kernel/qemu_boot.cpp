@@ -46,9 +46,7 @@ Attempt attempt(const QemuTopology& topology, QemuOptions options, std::chrono::
     const std::string running = std::string(kGuestConsolePrefix) + "running";
     const std::string ended = std::string(kGuestConsolePrefix) + "workload ended";
     const auto start = std::chrono::steady_clock::now();
-    auto seconds = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
+    auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     ChildProcess qemu(r.argv, (dir / "qemu.out").string(), err.string());
     while (!qemu.exited()) {
         if (seconds() > static_cast<double>(timeout.count())) {
@@ -118,11 +116,12 @@ std::string last_lines(const std::string& text, int n)
     return text.substr(at == 0 ? 0 : at + 1);
 }
 
-BootResult boot_guest(const QemuTopology& topology, QemuOptions base, AccelChoice accel,
-                      std::chrono::seconds timeout, const std::string& run_dir, std::ostream& log)
+BootResult boot_guest(const QemuTopology& topology, QemuOptions base, AccelChoice accel, std::chrono::seconds timeout,
+                      const std::string& run_dir, std::ostream& log)
 {
     if (!program_in_path(base.binary))
-        throw KernelCheckError(base.binary + " is not installed: apt-get install qemu-system-x86 (or "
+        throw KernelCheckError(base.binary +
+                               " is not installed: apt-get install qemu-system-x86 (or "
                                "scripts/install-deps --kernel-check)");
     std::string note;
     if (accel != AccelChoice::Tcg) {

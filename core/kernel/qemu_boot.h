@@ -39,8 +39,8 @@ struct BootResult {
 
 // Boots `topology` with `base` (kernel, initrd, append, memory), writing
 // console.log, port.out and qemu.err into `run_dir`.
-BootResult boot_guest(const QemuTopology& topology, QemuOptions base, AccelChoice accel,
-                      std::chrono::seconds timeout, const std::string& run_dir, std::ostream& log);
+BootResult boot_guest(const QemuTopology& topology, QemuOptions base, AccelChoice accel, std::chrono::seconds timeout,
+                      const std::string& run_dir, std::ostream& log);
 
 // The line of QEMU's stderr that says what went wrong: the first naming an
 // error, else the first that is not a warning ("" if none).

@@ -45,8 +45,8 @@ std::vector<std::string> qemu_command(const QemuTopology& t, const QemuOptions& 
     argv.insert(argv.end(), {"-smp", "cpus=" + str(t.cpus()) + "," + t.smp()});
 
     const int nodes = std::max(1, t.nodes());
-    const int per_node = std::max(kNodeMemoryStepMb, (o.memory_mb / nodes + kNodeMemoryStepMb - 1) /
-                                                         kNodeMemoryStepMb * kNodeMemoryStepMb);
+    const int per_node = std::max(
+        kNodeMemoryStepMb, (o.memory_mb / nodes + kNodeMemoryStepMb - 1) / kNodeMemoryStepMb * kNodeMemoryStepMb);
     argv.insert(argv.end(), {"-m", str(per_node * nodes) + "M"});
     for (int n = 0; n < t.nodes(); ++n) {
         const std::string mem = "mem" + str(n);
@@ -60,12 +60,12 @@ std::vector<std::string> qemu_command(const QemuTopology& t, const QemuOptions& 
         for (int b = 0; b < t.nodes(); ++b)
             if (a != b)
                 argv.insert(argv.end(),
-                            {"-numa", "dist,src=" + str(a) + ",dst=" + str(b) +
-                                          ",val=" + str(t.distance[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)])});
+                            {"-numa", "dist,src=" + str(a) + ",dst=" + str(b) + ",val=" +
+                                          str(t.distance[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)])});
 
     argv.insert(argv.end(), {"-kernel", o.kernel, "-initrd", o.initrd, "-append", o.append});
-    argv.insert(argv.end(), {"-chardev", "file,id=console,path=" + option_value(o.console_path), "-serial",
-                             "chardev:console"});
+    argv.insert(argv.end(),
+                {"-chardev", "file,id=console,path=" + option_value(o.console_path), "-serial", "chardev:console"});
     argv.insert(argv.end(), {"-device", "virtio-serial-pci,id=vser", "-chardev",
                              "file,id=wbout,path=" + option_value(o.output_path), "-device",
                              "virtserialport,bus=vser.0,chardev=wbout,name=" + std::string(kGuestPortName)});
@@ -78,8 +78,9 @@ std::string shell_quote(const std::vector<std::string>& argv)
     for (const std::string& word : argv) {
         if (!out.empty())
             out += ' ';
-        const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                                   "0123456789-_=,.:/+@%") == std::string::npos;
+        const bool plain = !word.empty() && word.find_first_not_of(
+                                                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                "0123456789-_=,.:/+@%") == std::string::npos;
         if (plain) {
             out += word;
             continue;

@@ -67,8 +67,9 @@ QemuFit fit_qemu_topology(const Machine& m)
                      "): QEMU's x86 vCPUs all have one capacity, so the guest would build no SD_ASYM_CPUCAPACITY "
                      "domain and place as on a symmetric machine");
     if (m.asym_packing)
-        no.push_back("asymmetric packing (ITMT / ASYM_SMT priorities): QEMU gives the guest no CPPC highest_perf "
-                     "differences, so no SD_ASYM_PACKING domain");
+        no.push_back(
+            "asymmetric packing (ITMT / ASYM_SMT priorities): QEMU gives the guest no CPPC highest_perf "
+            "differences, so no SD_ASYM_PACKING domain");
 
     const auto llcs_per_package = children_of(m, &CpuTopo::package, &CpuTopo::llc);
     const auto cores_per_llc = children_of(m, &CpuTopo::llc, &CpuTopo::core);

@@ -25,10 +25,10 @@ namespace wb {
 struct Machine;
 
 struct QemuTopology {
-    int sockets = 1;  // -smp counts, each per parent as -smp takes them
-    int dies = 1;     // per socket: one per LLC
-    int cores = 1;    // per die
-    int threads = 1;  // per core
+    int sockets = 1;                             // -smp counts, each per parent as -smp takes them
+    int dies = 1;                                // per socket: one per LLC
+    int cores = 1;                               // per die
+    int threads = 1;                             // per core
     std::vector<std::vector<int>> node_sockets;  // node -> its sockets; empty for one node (no -numa at all)
     std::vector<std::vector<int>> distance;      // node_distance, SLIT units
 
@@ -47,7 +47,7 @@ inline constexpr int kQemuMaxCpus = 255;
 inline constexpr int kQemuMaxThreads = 4;
 
 struct QemuFit {
-    QemuTopology topology;             // valid when refusals is empty
+    QemuTopology topology;              // valid when refusals is empty
     std::vector<std::string> refusals;  // each a sentence: what the machine has and why QEMU cannot give it
     bool fits() const { return refusals.empty(); }
 };

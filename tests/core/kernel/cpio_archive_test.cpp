@@ -16,7 +16,8 @@ struct Entry {
 
 unsigned hex_field(const std::string& bytes, std::size_t at, int field)
 {
-    return static_cast<unsigned>(std::stoul(bytes.substr(at + 6 + 8 * static_cast<std::size_t>(field), 8), nullptr, 16));
+    return static_cast<unsigned>(
+        std::stoul(bytes.substr(at + 6 + 8 * static_cast<std::size_t>(field), 8), nullptr, 16));
 }
 
 // Reads a newc archive back as the kernel's unpacker does.
@@ -32,7 +33,8 @@ std::map<std::string, Entry> read_newc(const std::string& bytes)
         std::size_t data = (at + 110 + name_size + 3) / 4 * 4;
         if (name == "TRAILER!!!")
             return out;
-        out[name] = {hex_field(bytes, at, 1), hex_field(bytes, at, 9), hex_field(bytes, at, 10), bytes.substr(data, size)};
+        out[name] = {hex_field(bytes, at, 1), hex_field(bytes, at, 9), hex_field(bytes, at, 10),
+                     bytes.substr(data, size)};
         at = (data + size + 3) / 4 * 4;
     }
     ADD_FAILURE() << "no trailer";

@@ -23,15 +23,16 @@ TEST(GuestBundle, FilesKeepTheirBytesWithOrWithoutAFinalNewline)
 
 TEST(GuestBundle, AnEndMarkerOfAnotherFileInsideContentDoesNotEndIt)
 {
-    const GuestBundle b = parse_guest_bundle(
-        "@@wakebench-file a\nx\n@@wakebench-end b\ny\n@@wakebench-end a\n@@wakebench-done\n");
+    const GuestBundle b =
+        parse_guest_bundle("@@wakebench-file a\nx\n@@wakebench-end b\ny\n@@wakebench-end a\n@@wakebench-done\n");
     EXPECT_EQ(*b.file("a"), "x\n@@wakebench-end b\ny");
 }
 
 TEST(GuestBundle, AStreamCutShortSaysWhere)
 {
-    const GuestBundle b = parse_guest_bundle("@@wakebench-file version\n6.1\n@@wakebench-end version\n"
-                                             "@@wakebench-file trace\n# tracer: nop\n   sh-1 [000]");
+    const GuestBundle b = parse_guest_bundle(
+        "@@wakebench-file version\n6.1\n@@wakebench-end version\n"
+        "@@wakebench-file trace\n# tracer: nop\n   sh-1 [000]");
     EXPECT_FALSE(b.complete);
     EXPECT_EQ(b.cut_in, "trace");
     EXPECT_EQ(*b.file("version"), "6.1");

@@ -81,8 +81,9 @@ TEST(GuestDomains, FlagsAreComparedByMeaning)
 
 TEST(GuestDomains, SchedstatVersion17NamesTheDomain)
 {
-    const GuestDomains d = parse_guest_domains("", "version 17\ncpu0 0 0\ndomain0 SMT 3 0 0\ndomain1 PKG f 0 0\n"
-                                                   "cpu1 0 0\ndomain0 SMT 3 0 0\n",
+    const GuestDomains d = parse_guest_domains("",
+                                               "version 17\ncpu0 0 0\ndomain0 SMT 3 0 0\ndomain1 PKG f 0 0\n"
+                                               "cpu1 0 0\ndomain0 SMT 3 0 0\n",
                                                4);
     EXPECT_FALSE(d.from_debugfs);
     EXPECT_EQ(d.per_cpu[0][1].name, "PKG");

@@ -78,7 +78,8 @@ TEST_F(ReadBoot, AStreamCutShortIsAnErrorQuotingTheConsole)
     b.console = "wakebench-guest: up: 6.12\nwakebench-guest: running pipe -l 300\n";
     b.qemu_status = 1;
     const std::string e = error_of(b);
-    EXPECT_THAT(e, HasSubstr("the guest stopped before sending everything back (QEMU exit status 1, cut inside trace)"));
+    EXPECT_THAT(e,
+                HasSubstr("the guest stopped before sending everything back (QEMU exit status 1, cut inside trace)"));
     EXPECT_THAT(e, HasSubstr("    wakebench-guest: running pipe -l 300"));
 }
 

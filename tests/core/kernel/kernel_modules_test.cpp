@@ -34,7 +34,9 @@ std::string module_elf(const std::string& modinfo)
 {
     const std::string names = std::string("\0.modinfo\0.shstrtab\0", 20);
     std::string e(64, '\0');
-    e.replace(0, 6, "\x7f" "ELF\x02\x01");
+    e.replace(0, 6,
+              "\x7f"
+              "ELF\x02\x01");
     const std::size_t info_at = e.size();
     e += modinfo;
     const std::size_t names_at = e.size();
@@ -109,7 +111,8 @@ TEST_F(ModuleTree, DependenciesComeFirstAndBuiltinsAreLeftOut)
 
 TEST_F(ModuleTree, EverythingBuiltInLoadsNothing)
 {
-    std::ofstream(root_ / "modules.builtin") << "kernel/drivers/virtio/virtio_pci.ko\nkernel/drivers/char/virtio_console.ko\n";
+    std::ofstream(root_ / "modules.builtin")
+        << "kernel/drivers/virtio/virtio_pci.ko\nkernel/drivers/char/virtio_console.ko\n";
     EXPECT_TRUE(modules_to_load(root_.string(), kGuestPortModules).empty());
 }
 

@@ -39,9 +39,9 @@ TEST(ModelPersonality, Debian61IsCfsWithTheEevdfFeaturesOff)
 {
     const ModelPersonality p = model_personality(k61, "6.1.0-57-amd64");
     EXPECT_TRUE(p.cfs);
-    EXPECT_THAT(p.absent, ElementsAre("NO_PLACE_LAG", "NO_PLACE_DEADLINE_INITIAL", "NO_PLACE_REL_DEADLINE",
-                                      "NO_RUN_TO_PARITY", "NO_PREEMPT_SHORT", "NO_PICK_BUDDY", "NO_DELAY_DEQUEUE",
-                                      "NO_DELAY_ZERO", "NO_NI_RATE"));
+    EXPECT_THAT(p.absent,
+                ElementsAre("NO_PLACE_LAG", "NO_PLACE_DEADLINE_INITIAL", "NO_PLACE_REL_DEADLINE", "NO_RUN_TO_PARITY",
+                            "NO_PREEMPT_SHORT", "NO_PICK_BUDDY", "NO_DELAY_DEQUEUE", "NO_DELAY_ZERO", "NO_NI_RATE"));
     EXPECT_FALSE(p.features(Feat::DELAY_DEQUEUE));
     EXPECT_FALSE(p.features(Feat::PLACE_LAG));
     EXPECT_FALSE(p.features(Feat::RUN_TO_PARITY));

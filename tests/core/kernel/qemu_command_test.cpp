@@ -69,10 +69,10 @@ TEST(QemuCommand, NumaMachineHasAMemoryBackendPerNodeItsSocketsAndDistances)
     const auto argv = command("node=2,llc=1,core=2,smt=2,distance=21");
     EXPECT_THAT(all_after(argv, "-object"),
                 ::testing::ElementsAre("memory-backend-ram,id=mem0,size=256M", "memory-backend-ram,id=mem1,size=256M"));
-    EXPECT_THAT(all_after(argv, "-numa"),
-                ::testing::ElementsAre("node,nodeid=0,memdev=mem0", "node,nodeid=1,memdev=mem1",
-                                       "cpu,node-id=0,socket-id=0", "cpu,node-id=1,socket-id=1",
-                                       "dist,src=0,dst=1,val=21", "dist,src=1,dst=0,val=21"));
+    EXPECT_THAT(
+        all_after(argv, "-numa"),
+        ::testing::ElementsAre("node,nodeid=0,memdev=mem0", "node,nodeid=1,memdev=mem1", "cpu,node-id=0,socket-id=0",
+                               "cpu,node-id=1,socket-id=1", "dist,src=0,dst=1,val=21", "dist,src=1,dst=0,val=21"));
     EXPECT_EQ(after(argv, "-m"), "512M");
 }
 
