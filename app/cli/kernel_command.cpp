@@ -116,6 +116,8 @@ int qemu_command_line(const std::vector<std::string>& argv)
     o.append = "KERNEL-PARAMETERS";
     o.console_path = "console.log";
     o.output_path = "port.out";
+    if (topology.renumbered())
+        std::cout << "# the guest numbers the CPUs as QEMU does; machine->guest: " << qemu_numbering(topology) << "\n";
     std::cout << shell_quote(qemu_command(topology, o)) << "\n";
     return 0;
 }

@@ -76,7 +76,8 @@ std::string kernel_check_to_json(const KernelCheckResult& r)
                  {"nodes", std::max(1, r.topology.nodes())},
                  {"accel", first.boot.accel == Accel::Kvm ? "kvm" : "tcg"},
                  {"accel_note", first.boot.accel_note},
-                 {"command", first.boot.argv}};
+                 {"command", first.boot.argv},
+                 {"cpu_of_machine_cpu", r.topology.qemu_cpu}};
     j["model"] = {{"policy", "baseline"},
                   {"features", r.personality.features.changes()},
                   {"not_in_kernel", r.personality.absent},

@@ -234,7 +234,13 @@ KernelCheckResult run_kernel_check(const KernelCheckOptions& o, std::ostream& lo
     r.trace_comm = kGuestTaskComm;
 
     r.topology = qemu_topology_for(r.machine, o.machine_spec);
+    r.machine = numbered_as_qemu(r.machine, r.topology);
     const GuestWorkload workload = guest_workload(o.workload_spec);
+    if (r.topology.renumbered() && std::find(workload.args.begin(), workload.args.end(), "-c") != workload.args.end())
+        throw InputError(Diagnostic{"workload '" + o.workload_spec + "'", 0, 0, "",
+                                    "cpus= names CPUs of " + o.machine_spec +
+                                        ", which the guest numbers otherwise (as QEMU does: " +
+                                        qemu_numbering(r.topology) + "); pin with the guest's numbers instead"});
     make_workload(o.workload_spec);  // the model's own checks, before anything is fetched
     for (char c : o.features)
         if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_' ||

@@ -74,7 +74,7 @@ struct ModelRun {
 
 struct KernelCheckResult {
     std::string machine_spec;
-    Machine machine;  // as the guest is built: x86's domain levels
+    Machine machine;  // as the guest is built: x86's domain levels, CPUs numbered as QEMU numbers them
     std::string workload_spec;
     std::string kernel_description;
     QemuTopology topology;

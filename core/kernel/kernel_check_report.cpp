@@ -132,6 +132,9 @@ std::string format_kernel_check(const KernelCheckResult& r)
     out += ", " + accel_name(first.boot.accel);
     if (!first.boot.accel_note.empty())
         out += " (" + first.boot.accel_note + ")";
+    if (r.topology.renumbered())
+        out += "\ncpus                renumbered as QEMU numbers them (socket, die, core, thread), machine->guest: " +
+               qemu_numbering(r.topology) + "; the figures use the guest's numbers";
     out += "\nguest topology      " + first.guest_machine + "\n";
     out += "kernel's features   " + first.features + "\n";
     const auto join = [](const std::vector<std::string>& words) {

@@ -116,20 +116,11 @@ QemuFit fit_qemu_topology(const Machine& m)
     t.dies = dies;
     t.cores = cores;
     t.threads = threads;
-    // QEMU numbers vCPUs socket by socket, then die, core and thread; the
-    // trace's CPU numbers must be the model's.
+    t.qemu_cpu.resize(static_cast<std::size_t>(m.nr_cpus()));
     for (const CpuTopo& c : m.cpus) {
         const int die = position(llcs_per_package, c.package, c.llc);
         const int core = position(cores_per_llc, c.llc, c.core);
-        const int qemu_id = ((c.package * dies + die) * cores + core) * threads + c.thread;
-        if (qemu_id != c.cpu) {
-            no.push_back("CPU " + std::to_string(c.cpu) + " is thread " + std::to_string(c.thread) + " of core " +
-                         std::to_string(core) + " of package " + std::to_string(c.package) + ", which QEMU numbers " +
-                         std::to_string(qemu_id) +
-                         ": QEMU numbers vCPUs by socket, die, core, then thread (core-major), and this machine "
-                         "numbers its CPUs otherwise");
-            return fit;
-        }
+        t.qemu_cpu[static_cast<std::size_t>(c.cpu)] = ((c.package * dies + die) * cores + core) * threads + c.thread;
     }
     if (m.nr_nodes() > 1) {
         for (const auto& [node, packages] : packages_per_node)
@@ -137,6 +128,36 @@ QemuFit fit_qemu_topology(const Machine& m)
         t.distance = m.node_distance;
     }
     return fit;
+}
+
+bool QemuTopology::renumbered() const
+{
+    for (std::size_t c = 0; c < qemu_cpu.size(); ++c)
+        if (qemu_cpu[c] != static_cast<int>(c))
+            return true;
+    return false;
+}
+
+Machine numbered_as_qemu(const Machine& machine, const QemuTopology& topology)
+{
+    Machine out = machine;
+    for (const CpuTopo& c : machine.cpus) {
+        const int id = topology.qemu_cpu[static_cast<std::size_t>(c.cpu)];
+        out.cpus[static_cast<std::size_t>(id)] = c;
+        out.cpus[static_cast<std::size_t>(id)].cpu = id;
+    }
+    out.numbering = CpuNumbering::CoreMajor;
+    return out;
+}
+
+std::string qemu_numbering(const QemuTopology& topology)
+{
+    if (!topology.renumbered())
+        return "";
+    std::string out;
+    for (std::size_t c = 0; c < topology.qemu_cpu.size(); ++c)
+        out += (out.empty() ? "" : " ") + std::to_string(c) + "->" + std::to_string(topology.qemu_cpu[c]);
+    return out;
 }
 
 QemuTopology qemu_topology_for(const Machine& machine, const std::string& spec)

@@ -31,8 +31,14 @@ struct QemuTopology {
     int threads = 1;                             // per core
     std::vector<std::vector<int>> node_sockets;  // node -> its sockets; empty for one node (no -numa at all)
     std::vector<std::vector<int>> distance;      // node_distance, SLIT units
+    // qemu_cpu[c]: the vCPU number QEMU gives the machine's CPU c. QEMU
+    // numbers vCPUs socket by socket, then die, core and thread
+    // (core-major); a machine numbered otherwise (x86 servers number the
+    // first thread of every core first) is booted renumbered.
+    std::vector<int> qemu_cpu;
 
     int cpus() const { return sockets * dies * cores * threads; }
+    bool renumbered() const;
     int nodes() const { return static_cast<int>(node_sockets.size()); }
     // "sockets=2,dies=1,cores=2,threads=2" as -smp takes them.
     std::string smp() const;
@@ -58,5 +64,13 @@ QemuFit fit_qemu_topology(const Machine& machine);
 // The topology, or an InputError with one diagnostic per reason, naming
 // `spec` (the --topology given).
 QemuTopology qemu_topology_for(const Machine& machine, const std::string& spec);
+
+// `machine` with its CPUs numbered as QEMU numbers them (topology.qemu_cpu):
+// the numbers the guest's trace and domains use. The same machine when it
+// is already numbered so.
+Machine numbered_as_qemu(const Machine& machine, const QemuTopology& topology);
+
+// "0->0 1->2 2->4 ..." for a renumbered machine, "" otherwise.
+std::string qemu_numbering(const QemuTopology& topology);
 
 }  // namespace wb

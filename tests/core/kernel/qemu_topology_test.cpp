@@ -87,11 +87,25 @@ TEST(QemuTopology, RefusesAsymPacking)
     EXPECT_THAT(f.refusals.front(), HasSubstr("SD_ASYM_PACKING"));
 }
 
-TEST(QemuTopology, RefusesThreadMajorNumbering)
+TEST(QemuTopology, CoreMajorMachinesKeepTheirNumbers)
 {
-    const QemuFit f = fit("core=4,smt=2,numbering=thread-major");
-    ASSERT_FALSE(f.fits());
-    EXPECT_THAT(f.refusals.front(), HasSubstr("CPU 1 is thread 0 of core 1 of package 0, which QEMU numbers 2"));
+    const QemuFit f = fit("node=2,core=2,smt=2");
+    EXPECT_FALSE(f.topology.renumbered());
+    EXPECT_EQ(qemu_numbering(f.topology), "");
+}
+
+TEST(QemuTopology, AThreadMajorMachineIsBootedNumberedAsQemuNumbers)
+{
+    // Thread-major: CPU 4 is CPU 0's sibling; QEMU numbers siblings adjacent.
+    const Machine m = parse_synthetic("core=4,smt=2,numbering=thread-major");
+    const QemuFit f = fit_qemu_topology(m);
+    ASSERT_TRUE(f.fits());
+    EXPECT_TRUE(f.topology.renumbered());
+    EXPECT_EQ(qemu_numbering(f.topology), "0->0 1->2 2->4 3->6 4->1 5->3 6->5 7->7");
+    const Machine guest = numbered_as_qemu(m, f.topology);
+    EXPECT_EQ(guest.smt_mask(0).to_cpulist(), "0-1");
+    EXPECT_EQ(guest.smt_mask(6).to_cpulist(), "6-7");
+    EXPECT_TRUE(validate(guest).empty());
 }
 
 TEST(QemuTopology, RefusesMoreVcpusThanTheMachineTypeTakes)
