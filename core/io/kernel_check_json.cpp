@@ -100,7 +100,7 @@ std::string kernel_check_to_json(const KernelCheckResult& r)
                          {"features", b.features},
                          {"guest_topology", b.guest_machine},
                          {"trace_events", b.trace_events},
-                         {"lost_events", 0},
+                         {"lost_events", b.lost_events},
                          {"domains_match", b.domain_differences.empty()},
                          {"domain_differences", differences},
                          {"placement", placement(kernel.back())},

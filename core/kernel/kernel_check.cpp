@@ -192,6 +192,7 @@ KernelBoot read_boot(const BootResult& b, const Machine& machine, const std::str
             (where.empty() ? std::string("LOST markers in the trace") : "the ring buffer of " + where) +
             " overflowed): give it more than " + std::to_string(trace_buffer_mb) +
             " MB per CPU with --trace-buffer, or run fewer loops");
+    k.lost_events = lost;
     k.trace_events = trace.events.size();
     k.trace_lines = static_cast<std::uint64_t>(trace.lines);
     k.kernel = report.metrics;

@@ -59,6 +59,7 @@ struct KernelBoot {
     std::vector<DomainDifference> domain_differences;
     std::string guest_machine;  // the topology the guest reported, as `topology import --sysfs` reads it, one line
     std::uint64_t trace_events = 0;
+    std::uint64_t lost_events = 0;  // what the ring buffers and the trace say was lost (a loss fails the check)
     std::uint64_t trace_lines = 0;
     RunMetrics kernel;  // the workload's tasks (wb_*), as `wakesim trace import` counts them
     std::uint64_t kernel_wakeups_selected = 0;

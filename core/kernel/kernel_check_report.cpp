@@ -156,6 +156,7 @@ std::string format_kernel_check(const KernelCheckResult& r)
                                          static_cast<unsigned long long>(r.model.back().seed)));
     for (std::size_t i = 0; i < r.boots.size(); ++i) {
         const KernelBoot& b = r.boots[i];
+        // A boot that lost events stopped the check before this report.
         out += format("boot %-14zu %s; %llu trace events, none lost\n", i + 1, boot_timing(b.boot).c_str(),
                       static_cast<unsigned long long>(b.trace_events));
     }
