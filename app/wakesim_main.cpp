@@ -11,6 +11,7 @@
 #include "cli/args.h"
 #include "cli/bench_command.h"
 #include "cli/compare_command.h"
+#include "cli/kernel_command.h"
 #include "cli/list_command.h"
 #include "cli/policy_command.h"
 #include "cli/run_command.h"
@@ -42,6 +43,7 @@ const char* const kUsage =
     "  trace import FILE --topology M   a real trace (tracefs, trace-cmd, perf script) reported as a run\n"
     "  trace to-workload FILE --topology M --output W.json   its tasks' shape as a json workload\n"
     "  soak [--events 1e8]      the engine run long with every invariant checked, watching memory\n"
+    "  kernel run --topology M --workload W   boot a real kernel under QEMU on M, trace W, compare with the model\n"
     "Run `wakesim topology help` for the options.";
 
 // Loads the leading --plugin options' plugins and returns the words after them.
@@ -103,6 +105,8 @@ int dispatch(const std::vector<std::string>& argv)
         return trace_command(rest);
     if (command == "soak")
         return soak_command(rest);
+    if (command == "kernel")
+        return kernel_command(rest);
     throw UsageError("unknown command '" + command + "'; expected topology, run, compare, bench, list, validate or policy\n" + kUsage);
 }
 

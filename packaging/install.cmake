@@ -12,6 +12,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/scenarios/
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/validation/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/wakebench/validation
         FILES_MATCHING PATTERN "*.json")
+# The guest's workload programs and /init, which `wakesim kernel run`
+# builds for the guest at run time.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/guest/ DESTINATION ${CMAKE_INSTALL_DATADIR}/wakebench/guest)
 # The machine file's JSON schema, for editors that check what one writes.
 install(FILES ${PROJECT_SOURCE_DIR}/resources/schema/machine.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/wakebench/schema)

@@ -24,6 +24,8 @@ struct ShippedFolder {
 inline constexpr ShippedFolder kShippedTopologies{"topologies", "topologies"};
 inline constexpr ShippedFolder kShippedScenarios{"scenarios", "resources/scenarios"};
 inline constexpr ShippedFolder kShippedValidation{"validation", "resources/validation"};
+// The guest programs `wakesim kernel run` builds for the guest (C sources).
+inline constexpr ShippedFolder kShippedGuest{"guest", "guest"};
 
 // The folder for the running program (/proc/self/exe), built in this
 // build tree.

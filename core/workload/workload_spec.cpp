@@ -60,6 +60,21 @@ WorkloadParams parse_params(std::string_view spec, std::string_view body, const 
 
 }  // namespace
 
+WorkloadParams workload_params(std::string_view spec)
+{
+    const std::size_t colon = spec.find(':');
+    const std::string name(spec.substr(0, colon));
+    const std::string_view body = colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1);
+    for (const WorkloadEntry& e : entries())
+        if (e.info.name == name)
+            return parse_params(spec, body, e.info);
+    std::string valid;
+    for (const WorkloadEntry& e : entries())
+        valid += (valid.empty() ? "" : ", ") + e.info.name;
+    throw InputError(Diagnostic{"workload '" + std::string(spec) + "'", 0, 0, "",
+                                "unknown workload '" + name + "'; expected one of " + valid});
+}
+
 const std::vector<WorkloadInfo>& workload_catalog()
 {
     static const std::vector<WorkloadInfo> kCatalog = [] {
@@ -73,17 +88,12 @@ const std::vector<WorkloadInfo>& workload_catalog()
 
 std::unique_ptr<Workload> make_workload(std::string_view spec)
 {
-    const std::size_t colon = spec.find(':');
-    const std::string name(spec.substr(0, colon));
-    const std::string_view body = colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1);
+    const WorkloadParams params = workload_params(spec);  // an unknown name fails here
+    const std::string name(spec.substr(0, spec.find(':')));
     for (const WorkloadEntry& e : entries())
         if (e.info.name == name)
-            return e.make(parse_params(spec, body, e.info));
-    std::string valid;
-    for (const WorkloadEntry& e : entries())
-        valid += (valid.empty() ? "" : ", ") + e.info.name;
-    throw InputError(Diagnostic{"workload '" + std::string(spec) + "'", 0, 0, "",
-                                "unknown workload '" + name + "'; expected one of " + valid});
+            return e.make(params);
+    return nullptr;
 }
 
 }  // namespace wb

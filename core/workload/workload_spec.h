@@ -21,4 +21,8 @@ const std::vector<WorkloadInfo>& workload_catalog();
 // parameter at fault and what was expected (the valid names or values).
 std::unique_ptr<Workload> make_workload(std::string_view spec);
 
+// The spec's parameters with every default filled in, for a front end that
+// runs the real program (wakesim kernel run); the same errors as make_workload().
+WorkloadParams workload_params(std::string_view spec);
+
 }  // namespace wb
