@@ -45,6 +45,7 @@
 #include "sim/comparison_job.h"
 #include "sim/sim_session.h"
 #include "sim/trace_job.h"
+#include "sweep/sweep_menu.h"
 #include "theme.h"
 #include "topology/machine.h"
 #include "views/topology_scene.h"
@@ -336,6 +337,7 @@ void MainWindow::buildMenus()
     results->addAction(tr("Export &CSV…"), this, [this] { exportResults(QStringLiteral("csv")); });
     results->addAction(tr("Export &JSON…"), this, [this] { exportResults(QStringLiteral("json")); });
     results->addAction(tr("Copy as &text table"), this, &MainWindow::copyTextTable);
+    add_sweep_menu(results, this);
 
     view_menu_ = menuBar()->addMenu(tr("&View"));
     view_menu_->addAction(present_);

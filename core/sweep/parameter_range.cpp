@@ -25,44 +25,41 @@ std::string too_many(double from, double to)
            spec_number_text(from) + " and " + spec_number_text(to);
 }
 
+// value(0), value(1), ... up to `to`.
+template <class Value>
+RangeValues expand(double from, double to, Value value)
+{
+    RangeValues out;
+    for (std::size_t i = 0;; ++i) {
+        const double v = value(static_cast<double>(i));
+        if (!at_or_below(v, to))
+            return out;
+        if (out.values.size() == kMaxRangeValues)
+            return {{}, too_many(from, to)};
+        out.values.push_back(v);
+    }
+}
+
 }  // namespace
 
 RangeValues arithmetic_range(double from, double to, double step)
 {
-    RangeValues out;
     if (!(step > 0))
         return {{}, "expected \"step\" above 0"};
     if (!(to >= from))
         return {{}, "expected \"to\" at or above \"from\""};
-    for (std::size_t i = 0;; ++i) {
-        const double value = from + static_cast<double>(i) * step;
-        if (!at_or_below(value, to))
-            break;
-        if (out.values.size() == kMaxRangeValues)
-            return {{}, too_many(from, to)};
-        out.values.push_back(value);
-    }
-    return out;
+    return expand(from, to, [&](double i) { return from + i * step; });
 }
 
 RangeValues geometric_range(double from, double to, double factor)
 {
-    RangeValues out;
     if (!(from > 0))
         return {{}, "expected \"from\" above 0 for a geometric range"};
     if (!(factor > 1))
         return {{}, "expected \"factor\" above 1"};
     if (!(to >= from))
         return {{}, "expected \"to\" at or above \"from\""};
-    for (std::size_t i = 0;; ++i) {
-        const double value = from * std::pow(factor, static_cast<double>(i));
-        if (!at_or_below(value, to))
-            break;
-        if (out.values.size() == kMaxRangeValues)
-            return {{}, too_many(from, to)};
-        out.values.push_back(value);
-    }
-    return out;
+    return expand(from, to, [&](double i) { return from * std::pow(factor, i); });
 }
 
 std::string spec_number_text(double value)
