@@ -17,10 +17,9 @@
 #include "cli/args.h"
 #include "cli/sweep_results_command.h"
 #include "io/sweep_json.h"
-#include "io/topology_library.h"
 #include "policies/registry.h"
 #include "sweep/cluster_job.h"
-#include "sweep/point_cost.h"
+#include "sweep/prepared_sweep.h"
 #include "sweep/sweep_merge.h"
 #include "sweep/sweep_run.h"
 
@@ -100,37 +99,12 @@ std::uint32_t shard_count(const Args& args, const char* what)
     return static_cast<std::uint32_t>(parse_whole_number("sweep", "shards", *args.get("shards"), 1, 100000));
 }
 
-// The sweep, its grid and machines, and the points' estimated costs.
-struct LoadedSweep {
-    std::string path;
-    SweepSpec spec;
-    std::unique_ptr<SweepGrid> grid;
-    std::vector<Machine> machines;
-    std::unique_ptr<SweepCosts> costs;
-
-    LoadedSweep(const std::string& file, int jobs) : path(file), spec(load_sweep_file(file))
-    {
-        grid = std::make_unique<SweepGrid>(spec);
-        for (const std::string& m : spec.machines)
-            machines.push_back(resolve_machine(sweep_machine_spec(m, file)));
-        costs = std::make_unique<SweepCosts>(*grid, machines, jobs);
-    }
-
-    double cpu_seconds(const std::vector<std::size_t>& points) const
-    {
-        double total = 0;
-        for (std::size_t i : points)
-            total += costs->at(i).cpu_seconds;
-        return total;
-    }
-};
-
-int plan(const LoadedSweep& s, const Args& args)
+int plan(const PreparedSweep& s, const Args& args)
 {
-    const SweepGrid& grid = *s.grid;
-    const SweepSpec& spec = s.spec;
+    const SweepGrid& grid = s.grid();
+    const SweepSpec& spec = s.spec();
     const std::uint32_t shards = args.has("shards") ? shard_count(args, "--plan") : 1;
-    const std::vector<std::uint32_t> owner = assign_shards(s.costs->events_by_point(), shards);
+    const std::vector<std::uint32_t> owner = assign_shards(s.costs().events_by_point(), shards);
     std::printf("%-6s %-22s %-44s %-14s %-26s %6s %9s %9s%s\n", "point", "machine", "workload", "features",
                 "policy", "seed", "events", "CPU", shards > 1 ? "  shard" : "");
     std::uint64_t events = 0;
@@ -140,7 +114,7 @@ int plan(const LoadedSweep& s, const Args& args)
     std::vector<std::size_t> shard_points(shards);
     for (std::size_t i = 0; i < grid.size(); ++i) {
         const SweepPoint p = grid.point(i);
-        const PointCost& c = s.costs->at(i);
+        const PointCost& c = s.costs().at(i);
         std::printf("%-6zu %-22s %-44s %-14s %-26s %6llu %8s%s %9s", i, spec.machines[p.machine].c_str(),
                     grid.workload_spec(p).c_str(), spec.features[p.features].empty() ? "-" : spec.features[p.features].c_str(),
                     spec.policies[p.policy].c_str(), static_cast<unsigned long long>(spec.seeds[p.seed]),
@@ -207,7 +181,7 @@ private:
     Clock::time_point last_{};
 };
 
-int run(const LoadedSweep& s, const Args& args, int jobs)
+int run(const PreparedSweep& s, const Args& args, int jobs)
 {
     SweepRunOptions options;
     options.jobs = jobs;
@@ -218,8 +192,8 @@ int run(const LoadedSweep& s, const Args& args, int jobs)
             throw UsageError("sweep: --shard '" + *text + "': " + error);
     }
     const std::string out = *args.get("json");
-    const std::vector<std::size_t> share = sweep_share(*s.costs, s.grid->size(), options.shard);
-    std::fprintf(stderr, "sweep '%s'%s: %zu points, about %s of CPU\n", s.spec.name.c_str(),
+    const std::vector<std::size_t> share = sweep_share(s.costs(), s.grid().size(), options.shard);
+    std::fprintf(stderr, "sweep '%s'%s: %zu points, about %s of CPU\n", s.spec().name.c_str(),
                  options.shard ? (" shard " + std::to_string(options.shard->index) + "/" +
                                   std::to_string(options.shard->count)).c_str()
                                : "",
@@ -228,7 +202,7 @@ int run(const LoadedSweep& s, const Args& args, int jobs)
     options.progress = [&](const SweepProgress& p) { progress(p); };
     options.stop = &g_stop;
     std::signal(SIGINT, on_interrupt);
-    const bool complete = run_sweep(*s.grid, s.machines, *s.costs, out, options);
+    const bool complete = run_sweep(s.grid(), s.machines(), s.costs(), out, options);
     std::signal(SIGINT, SIG_DFL);
     if (!complete) {
         std::fprintf(stderr, "wakesim: stopped; the finished points are in %s.partial: run the same command to go on\n",
@@ -239,7 +213,7 @@ int run(const LoadedSweep& s, const Args& args, int jobs)
     return 0;
 }
 
-int emit(const LoadedSweep& s, const Args& args)
+int emit(const PreparedSweep& s, const Args& args)
 {
     namespace fs = std::filesystem;
     const std::string kind = *args.get("emit");
@@ -248,7 +222,7 @@ int emit(const LoadedSweep& s, const Args& args)
     if (!args.has("out"))
         throw UsageError("sweep: --emit needs --out DIR, the folder for the job files");
     ClusterJob job;
-    job.name = s.spec.name;
+    job.name = s.spec().name;
     job.shards = shard_count(args, "--emit");
     job.cpus_per_task = static_cast<int>(
         args.has("cpus-per-task") ? parse_whole_number("sweep", "cpus-per-task", *args.get("cpus-per-task"), 1, 1024)
@@ -260,26 +234,26 @@ int emit(const LoadedSweep& s, const Args& args)
     job.out_dir = fs::absolute(*args.get("out")).lexically_normal().string();
     while (job.out_dir.size() > 1 && job.out_dir.back() == '/')
         job.out_dir.pop_back();
-    for (const std::string& plugin : policy_plugins(s.spec.policies))
+    for (const std::string& plugin : policy_plugins(s.spec().policies))
         job.plugins.push_back(fs::absolute(plugin).string());
     if (kind == "slurm") {
         job.wakesim = fs::read_symlink("/proc/self/exe", ec).string();
         if (ec)
             job.wakesim = "wakesim";
-        job.sweep_file = fs::absolute(s.path).lexically_normal().string();
+        job.sweep_file = fs::absolute(s.file()).lexically_normal().string();
     } else {
         if (!args.has("image"))
             throw UsageError("sweep: --emit k8s needs --image IMAGE, a container image with wakesim on its PATH");
         job.image = *args.get("image");
         job.wakesim = "wakesim";
-        job.sweep_json = sweep_to_json(s.spec);
+        job.sweep_json = sweep_to_json(s.spec());
     }
-    const std::vector<std::uint32_t> owner = assign_shards(s.costs->events_by_point(), job.shards);
+    const std::vector<std::uint32_t> owner = assign_shards(s.costs().events_by_point(), job.shards);
     std::vector<double> shard_cpu(job.shards);
     double cpu = 0;
-    for (std::size_t i = 0; i < s.grid->size(); ++i) {
-        shard_cpu[owner[i]] += s.costs->at(i).cpu_seconds;
-        cpu += s.costs->at(i).cpu_seconds;
+    for (std::size_t i = 0; i < s.grid().size(); ++i) {
+        shard_cpu[owner[i]] += s.costs().at(i).cpu_seconds;
+        cpu += s.costs().at(i).cpu_seconds;
     }
     job.estimate = "about " + duration_text(cpu) + " of CPU in all, " +
                    duration_text(*std::max_element(shard_cpu.begin(), shard_cpu.end())) +
@@ -345,7 +319,7 @@ int sweep_command(const std::vector<std::string>& argv)
     const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
     const int jobs =
         static_cast<int>(args.has("jobs") ? parse_whole_number("sweep", "jobs", *args.get("jobs"), 1, 1024) : hw);
-    const LoadedSweep sweep(args.positionals[0], jobs);
+    const PreparedSweep sweep(args.positionals[0], jobs);
     if (args.has("plan"))
         return plan(sweep, args);
     if (args.has("emit"))

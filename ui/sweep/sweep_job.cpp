@@ -5,8 +5,7 @@
 #include <QPointer>
 #include <exception>
 
-#include "io/sweep_json.h"
-#include "io/topology_library.h"
+#include "sweep/prepared_sweep.h"
 #include "sweep/sweep_run.h"
 
 namespace wb {
@@ -47,12 +46,7 @@ void SweepJob::start(const QString& sweep_file, const QString& out, int jobs)
                 Qt::QueuedConnection);
         };
         try {
-            const SweepSpec spec = load_sweep_file(file);
-            const SweepGrid grid(spec);
-            std::vector<Machine> machines;
-            for (const std::string& m : spec.machines)
-                machines.push_back(resolve_machine(sweep_machine_spec(m, file)));
-            const SweepCosts costs(grid, machines, jobs);
+            const PreparedSweep sweep(file, jobs);
             SweepRunOptions options;
             options.jobs = jobs;
             options.stop = flag.get();
@@ -61,7 +55,7 @@ void SweepJob::start(const QString& sweep_file, const QString& out, int jobs)
                     emit j->progress(done, total);
                 });
             };
-            if (run_sweep(grid, machines, costs, out_path, options))
+            if (run_sweep(sweep.grid(), sweep.machines(), sweep.costs(), out_path, options))
                 deliver([out = QString::fromStdString(out_path)](SweepJob* j) {
                     j->running_ = false;
                     emit j->finished(out);
