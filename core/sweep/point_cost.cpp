@@ -47,7 +47,10 @@ PointCost pilot(const Machine& machine, const RunRequest& request)
             const double pace = progress > last_progress && last_progress > 0
                                     ? static_cast<double>(events - last_events) / (progress - last_progress)
                                     : static_cast<double>(events) / std::max(progress, 1e-12);
-            cost.events = cost.estimated ? events + static_cast<std::uint64_t>(pace * (1 - progress)) : events;
+            // At most a trillion events (days of CPU): a bound that keeps the
+            // sums of a ten-million-point plan far from overflowing.
+            const double rest = std::min(pace * (1 - progress), 1e12);
+            cost.events = cost.estimated ? events + static_cast<std::uint64_t>(rest) : events;
             break;
         }
         last_events = events;
