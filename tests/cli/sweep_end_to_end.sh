@@ -11,7 +11,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 "$wakesim" sweep "$sweep" --json "$dir/one.json" --jobs 1 2> "$dir/log"
-grep -q "sweep: 8/8 points done, 0 left" "$dir/log" || { cat "$dir/log"; exit 1; }
+grep -q "sweep: 12/12 points done, 0 left" "$dir/log" || { cat "$dir/log"; exit 1; }
 test ! -e "$dir/one.json.partial"
 
 "$wakesim" sweep "$sweep" --json "$dir/two.json" --jobs 2 2> /dev/null
@@ -26,8 +26,8 @@ cmp "$dir/one.json" "$dir/merged.json"
 # Waits until OUT.partial ($1) holds a point.
 wait_for_a_point() {
   i=0
-  until [ "$(cat "$1" 2> /dev/null | wc -l)" -ge 2 ] || [ $i -ge 600 ]; do
-    sleep 0.05
+  until [ "$(cat "$1" 2> /dev/null | wc -l)" -ge 2 ] || [ $i -ge 3000 ]; do
+    sleep 0.01
     i=$((i + 1))
   done
 }
@@ -54,6 +54,6 @@ if [ -e "$dir/int.json" ]; then
 fi
 kept=$(($(wc -l < "$dir/int.json.partial") - 1))
 "$wakesim" sweep "$sweep" --json "$dir/int.json" --jobs 2 2> "$dir/log"
-grep -q "sweep: $kept/8 points done" "$dir/log" || { echo "expected $kept points resumed:"; cat "$dir/log"; exit 1; }
+grep -q "sweep: $kept/12 points done" "$dir/log" || { echo "expected $kept points resumed:"; cat "$dir/log"; exit 1; }
 cmp "$dir/one.json" "$dir/int.json"
 echo "the same $(wc -c < "$dir/one.json") bytes from 1 and 2 threads, 3 shards merged, and a run killed with $kept points kept, then resumed"
