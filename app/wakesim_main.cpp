@@ -16,6 +16,7 @@
 #include "cli/policy_command.h"
 #include "cli/run_command.h"
 #include "cli/soak_command.h"
+#include "cli/sweep_command.h"
 #include "cli/topology_command.h"
 #include "cli/trace_command.h"
 #include "cli/validate_command.h"
@@ -39,6 +40,7 @@ const char* const kUsage =
     "  bench                    simulated wakeups per second of this build\n"
     "  run --topology M --workload W   simulate a workload (wakesim run --help)\n"
     "  compare --topology M --workload W... --policies A,B --runs N   compare policies over seeds\n"
+    "  sweep FILE --json OUT    a grid of runs from a sweep file; --shard, --plan, --emit slurm|k8s, merge\n"
     "  validate [--case ID] [--quick]   the model against published measurements of real kernels\n"
     "  trace import FILE --topology M   a real trace (tracefs, trace-cmd, perf script) reported as a run\n"
     "  trace to-workload FILE --topology M --output W.json   its tasks' shape as a json workload\n"
@@ -93,6 +95,8 @@ int dispatch(const std::vector<std::string>& argv)
         return run_command(rest);
     if (command == "compare")
         return compare_command(rest);
+    if (command == "sweep")
+        return sweep_command(rest);
     if (command == "bench")
         return bench_command(rest);
     if (command == "list")

@@ -50,6 +50,7 @@
 #include "sim/comparison_job.h"
 #include "sim/sim_session.h"
 #include "sim/trace_job.h"
+#include "sweep/sweep_menu.h"
 #include "theme.h"
 #include "topology/machine.h"
 #include "views/topology_scene.h"
@@ -360,6 +361,7 @@ void MainWindow::buildMenus()
     results->addSeparator();
     results->addAction(tr("Export the runs as a &trace…"), this, &MainWindow::exportRunTracesDialog)
         ->setObjectName(QStringLiteral("exportTraceAction"));
+    add_sweep_menu(results, this);
 
     view_menu_ = menuBar()->addMenu(tr("&View"));
     view_menu_->addAction(present_);
