@@ -7,12 +7,13 @@
 // progress to see the flag, no more.
 #pragma once
 
-#include <QMetaObject>
 #include <QPointer>
 #include <atomic>
 #include <memory>
 #include <thread>
 #include <utility>
+
+#include "sim/posted_call.h"
 
 namespace wb {
 
@@ -27,28 +28,28 @@ public:
     // Calls a function of Job* on the job's thread, unless cancelled meanwhile.
     class Deliver {
     public:
-        Deliver(QPointer<Job> job, std::shared_ptr<std::atomic<bool>> cancelled)
-            : job_(std::move(job)), cancelled_(std::move(cancelled))
+        Deliver(QPointer<Job> job, CallReceiver* receiver, std::shared_ptr<std::atomic<bool>> cancelled)
+            : job_(std::move(job)), receiver_(receiver), cancelled_(std::move(cancelled))
         {
         }
         template <typename Call>
         void operator()(Call&& call) const
         {
-            if (cancelled_->load() || !job_)
+            if (cancelled_->load())
                 return;
-            QMetaObject::invokeMethod(
-                job_.data(),
-                [job = job_, cancelled = cancelled_, call = std::forward<Call>(call)] {
-                    if (job && !cancelled->load())
-                        call(job.data());
-                },
-                Qt::QueuedConnection);
+            post_call(receiver_, [job = job_, cancelled = cancelled_, call = std::forward<Call>(call)] {
+                if (job && !cancelled->load())
+                    call(job.data());
+            });
         }
         bool cancelled() const { return cancelled_->load(); }
         const std::atomic<bool>* flag() const { return cancelled_.get(); }
 
     private:
-        QPointer<Job> job_;
+        QPointer<Job> job_;  // read on the job's thread only
+        // On the job's thread; it outlives every run, since the JobThread
+        // that owns it joins the run before it goes.
+        CallReceiver* receiver_;
         std::shared_ptr<std::atomic<bool>> cancelled_;
     };
 
@@ -58,8 +59,8 @@ public:
     {
         cancel();
         cancelled_ = std::make_shared<std::atomic<bool>>(false);
-        thread_ = std::thread(
-            [work = std::move(work), deliver = Deliver(QPointer<Job>(job), cancelled_)]() mutable { work(deliver); });
+        thread_ = std::thread([work = std::move(work), deliver = Deliver(QPointer<Job>(job), &receiver_,
+                                                                         cancelled_)]() mutable { work(deliver); });
     }
 
     void cancel()
@@ -71,6 +72,7 @@ public:
     }
 
 private:
+    CallReceiver receiver_;  // on the thread that made the job, where results are delivered
     std::thread thread_;
     std::shared_ptr<std::atomic<bool>> cancelled_;
 };

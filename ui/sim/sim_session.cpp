@@ -10,6 +10,7 @@
 #include <unistd.h>
 #endif
 
+#include "sim/posted_call.h"
 #include "sim/sim_worker.h"
 
 namespace wb {
@@ -42,6 +43,8 @@ SimSession::SimSession(QObject* parent) : QObject(parent)
         thread_, &QThread::started, thread_, [] { lower_own_priority(); }, Qt::DirectConnection);
     worker_ = new SimWorker;
     worker_->moveToThread(thread_);
+    receiver_ = new CallReceiver;
+    receiver_->moveToThread(thread_);
     connect(worker_, &SimWorker::frameReady, this, &SimSession::onFrame);
     connect(worker_, &SimWorker::stepped, this, [this](const StepRecords& records) {
         if (records.generation == generation_)
@@ -85,6 +88,8 @@ void SimSession::shutdown()
         worker_, [w = worker_] { w->halt(); }, Qt::BlockingQueuedConnection);
     thread_->quit();
     thread_->wait();
+    delete receiver_;
+    receiver_ = nullptr;
     delete worker_;
     worker_ = nullptr;
 }
@@ -109,7 +114,7 @@ void SimSession::post(F&& call)
 {
     if (!worker_)
         return;
-    QMetaObject::invokeMethod(worker_, std::forward<F>(call), Qt::QueuedConnection);
+    post_call(receiver_, std::forward<F>(call));
 }
 
 void SimSession::onFrame(const SimFrame& frame)

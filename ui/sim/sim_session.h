@@ -20,6 +20,7 @@ class QThread;
 namespace wb {
 
 class SimWorker;
+class CallReceiver;
 
 class SimSession : public QObject {
     Q_OBJECT
@@ -70,6 +71,7 @@ private:
 
     QThread* thread_ = nullptr;
     SimWorker* worker_ = nullptr;
+    CallReceiver* receiver_ = nullptr;  // on the worker's thread: runs what post() hands over
     RunGeneration generation_ = 0;  // of the last load or restart asked for
     SimState state_ = SimState::Empty;
     SimFrame last_frame_;

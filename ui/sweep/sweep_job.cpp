@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sweep/sweep_job.h"
 
-#include <QMetaObject>
-#include <QPointer>
 #include <exception>
 
 #include "sweep/prepared_sweep.h"
@@ -19,37 +17,20 @@ SweepJob::~SweepJob()
 
 void SweepJob::cancel()
 {
-    if (stop_)
-        *stop_ = true;
-    if (thread_.joinable())
-        thread_.join();
+    thread_.cancel();
     running_ = false;
 }
 
 void SweepJob::start(const QString& sweep_file, const QString& out, int jobs)
 {
-    cancel();
-    stop_ = std::make_shared<std::atomic<bool>>(false);
     running_ = true;
-    QPointer<SweepJob> self(this);
-    thread_ = std::thread([self, file = sweep_file.toStdString(), out_path = out.toStdString(), jobs, flag = stop_] {
-        // Results come back as queued calls; a job cancelled meanwhile drops them.
-        auto deliver = [self, flag](auto&& call) {
-            if (flag->load() || !self)
-                return;
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, flag, call] {
-                    if (self && !flag->load())
-                        call(self.data());
-                },
-                Qt::QueuedConnection);
-        };
+    thread_.start(this, [file = sweep_file.toStdString(), out_path = out.toStdString(),
+                         jobs](const JobThread<SweepJob>::Deliver& deliver) {
         try {
             const PreparedSweep sweep(file, jobs);
             SweepRunOptions options;
             options.jobs = jobs;
-            options.stop = flag.get();
+            options.stop = deliver.flag();
             options.progress = [&](const SweepProgress& p) {
                 deliver([done = static_cast<int>(p.done), total = static_cast<int>(p.total)](SweepJob* j) {
                     emit j->progress(done, total);

@@ -8,9 +8,8 @@
 
 #include <QObject>
 #include <QString>
-#include <atomic>
-#include <memory>
-#include <thread>
+
+#include "sim/job_thread.h"
 
 namespace wb {
 
@@ -32,8 +31,7 @@ signals:
     void failed(const QString& message);
 
 private:
-    std::thread thread_;
-    std::shared_ptr<std::atomic<bool>> stop_;
+    JobThread<SweepJob> thread_;
     bool running_ = false;
 };
 
