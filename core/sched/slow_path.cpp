@@ -270,7 +270,10 @@ CpuId sched_balance_find_dst_group_cpu(const SchedState& s, int group, TaskId p,
     const Task& t = s.task(p);
     const Machine& m = *s.machine;
     double min_exit_latency = std::numeric_limits<double>::infinity();
-    std::int64_t latest_idle_stamp = 0;
+    // Below any idle CPU's stamp. The kernel starts at 0 because its clock
+    // never reads 0 by the time a CPU idles; the model's runs begin at 0 with
+    // every CPU idle since then, and a stamp of 0 must count.
+    std::int64_t latest_idle_stamp = -1;
     CpuId shallowest_idle_cpu = kNoCpu;
     unsigned long min_load = ULONG_MAX;
     CpuId least_loaded_cpu = this_cpu;

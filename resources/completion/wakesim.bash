@@ -13,6 +13,7 @@ _wakesim_subcommands()
         list) echo "topologies workloads policies features hooks" ;;
         policy) echo "new" ;;
         trace) echo "import replay to-workload" ;;
+        kernel) echo "run qemu-command" ;;
     esac
 }
 
@@ -31,6 +32,12 @@ _wakesim_options()
         "trace import") echo "--topology --sysfs --lscpu --comm --pid --clock --json" ;;
         "trace replay") echo "--topology --sysfs --lscpu --policies --features --comm --pid --sync-window --record --json" ;;
         "trace to-workload") echo "--topology --sysfs --lscpu --comm --pid --output" ;;
+        "kernel run") echo "--topology --workload --kernel --modules --runs --features --accel --keep --json --seed" \
+                           "--timeout --trace-buffer" ;;
+        "kernel qemu-command") echo "--topology" ;;
+        sweep) echo "--json --jobs --shard --plan --emit --shards --out --partition --time --cpus-per-task --image" \
+                    "--claim" ;;
+        soak) echo "--events --leg-events --topology --workload --policy" ;;
     esac
 }
 
@@ -89,14 +96,15 @@ _wakesim()
             _wakesim_complete_list "$cur" "$features $(printf 'NO_%s ' $features)"
             return ;;
         --hook) mapfile -t COMPREPLY < <(compgen -W "$(_wakesim_names hooks)" -- "$cur"); return ;;
-        --scenario | --json | --csv | --record | --trace | --output | --lscpu | --markdown | --sysfs | --dir)
+        --scenario | --json | --csv | --record | --trace | --output | --lscpu | --markdown | --sysfs | --dir | \
+            --kernel | --modules | --keep | --out)
             _wakesim_files "$cur"; return ;;
     esac
 
     # The command and its subcommand, if typed yet.
     local command=${COMP_WORDS[i]:-} sub=""
     if (( COMP_CWORD == i )); then
-        mapfile -t COMPREPLY < <(compgen -W "topology run compare list policy bench validate trace --plugin --help --version" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "topology run compare list policy bench validate trace sweep soak kernel --plugin --help --version" -- "$cur")
         return
     fi
     local subcommands
@@ -119,7 +127,7 @@ _wakesim()
             mapfile -t COMPREPLY < <(compgen -W "$(_wakesim_names topologies)" -- "$cur")
             [[ ${#COMPREPLY[@]} -eq 0 ]] && _wakesim_files "$cur"
             ;;
-        trace*) _wakesim_files "$cur" ;;
+        trace* | sweep) _wakesim_files "$cur" ;;
     esac
 }
 
