@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "engine/batch.h"
 
-#include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
-
+#include "base/parallel_for.h"
 #include "engine/simulator.h"
 #include "policies/registry.h"
 #include "workload/workload_spec.h"
@@ -59,33 +54,7 @@ RunOutcome outcome_of(const Simulator& sim)
 std::vector<RunOutcome> run_batch(const Machine& machine, const std::vector<RunRequest>& requests, int jobs)
 {
     std::vector<RunOutcome> results(requests.size());
-    std::atomic<std::size_t> next{0};
-    std::exception_ptr error;
-    std::mutex error_lock;
-    auto worker = [&] {
-        while (true) {
-            const std::size_t i = next.fetch_add(1);
-            if (i >= requests.size())
-                return;
-            try {
-                results[i] = run_one(machine, requests[i]);
-            } catch (...) {
-                std::lock_guard<std::mutex> lock(error_lock);
-                if (!error)
-                    error = std::current_exception();
-                next = requests.size();  // stop handing out work
-            }
-        }
-    };
-    const int threads = std::clamp(jobs, 1, static_cast<int>(std::max<std::size_t>(1, requests.size())));
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool)
-        t.join();
-    if (error)
-        std::rethrow_exception(error);
+    parallel_for(requests.size(), jobs, [&](std::size_t i) { results[i] = run_one(machine, requests[i]); });
     return results;
 }
 

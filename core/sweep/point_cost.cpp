@@ -6,7 +6,7 @@
 
 #include "engine/batch.h"
 #include "engine/simulator.h"
-#include "sweep/parallel_for.h"
+#include "base/parallel_for.h"
 
 namespace wb {
 

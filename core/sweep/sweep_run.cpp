@@ -6,7 +6,7 @@
 
 #include "engine/batch.h"
 #include "io/sweep_json.h"
-#include "sweep/parallel_for.h"
+#include "base/parallel_for.h"
 #include "sweep/partial_file.h"
 
 namespace wb {

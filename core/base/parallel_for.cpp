@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "sweep/parallel_for.h"
+#include "base/parallel_for.h"
 
 #include <algorithm>
 #include <exception>
