@@ -141,7 +141,7 @@ bool Simulator::check_invariants(std::string* why) const
         return false;
     };
     for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
-        if (!check_cfs_invariants(s_, cpu, why))
+        if (!check_cfs_invariants(s_, cpu, why) || !check_cfs_tasks(s_, lb_, cpu, why))
             return false;
     std::vector<unsigned int> pending(static_cast<std::size_t>(machine_.nr_cpus()), 0);
     std::vector<int> iowait(static_cast<std::size_t>(machine_.nr_cpus()), 0);

@@ -45,6 +45,10 @@ struct CfsRq {
     std::uint64_t load_weight = 0;
     // resched_curr_lazy() was asked for and no pick has acted on it yet.
     bool need_resched = false;
+    // Delayed entities whose dequeue was finished (by a pick that met them,
+    // a move, an exit) since the load balancer last looked: the candidates
+    // whose entries lb_task_picked() drops from its rq->cfs_tasks list.
+    std::vector<TaskId> delayed_dequeued;
 
     SchedAvg avg;  // root PELT signals: cpu_load() = avg.load_avg, cpu_util_cfs() from avg.util_avg / util_est
 };

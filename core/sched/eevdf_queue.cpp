@@ -441,8 +441,10 @@ namespace {
 
     // A delayed entity has already slept; whatever takes it off now
     // finishes that sleep.
-    if (se.sched_delayed)
+    if (se.sched_delayed) {
         flags = (flags & DEQUEUE_MIGRATING) | DEQUEUE_SLEEP | DEQUEUE_DELAYED;
+        cfs.delayed_dequeued.push_back(pid);
+    }
     const bool sleep = flags & DEQUEUE_SLEEP;
     const bool delayed = flags & DEQUEUE_DELAYED;
 
