@@ -299,6 +299,15 @@ private:
     };
     OpenSelection last_select_;
     std::vector<OpenSelection> open_selects_;
+    // select_in_window()'s working lists, kept to spare an allocation a
+    // selection: the next list of open selections, and the target effects
+    // it hides while it decides (a decremented ttwu_pending or nr_running).
+    struct HiddenEffect {
+        Rq* rq;
+        bool pending;
+    };
+    std::vector<OpenSelection> open_scratch_;
+    std::vector<HiddenEffect> hidden_scratch_;
     std::int64_t select_step_ns_ = 0;  // Cost::select_step
     std::int64_t select_cpu_ns_ = 0;   // Cost::select_cpu_examined
     Time switch_to_idle_;              // Cost::switch_to_idle
