@@ -230,9 +230,7 @@ void update_sg_lb_stats(const SchedState& s, const LoadBalanceState& lb, const L
     const bool local_group = gi == sds.local;
     sgs = SgLbStats{};
 
-    sg.span.for_each([&](CpuId i) {
-        if (!env.cpus.test(i))
-            return;
+    sg.span.for_each_and(env.cpus, [&](CpuId i) {
         const Rq& rq = s.rq(i);
         const unsigned long load = cpu_load(s, i);
         sgs.group_load += load;
@@ -466,9 +464,7 @@ CpuId sched_balance_find_src_rq(const SchedState& s, const LoadBalanceState& lb,
     unsigned long busiest_util = 0, busiest_load = 0, busiest_capacity = 1;
     unsigned busiest_nr = 0;
 
-    group_at(s, env.sd, gi).span.for_each([&](CpuId i) {
-        if (!env.cpus.test(i))
-            return;
+    group_at(s, env.sd, gi).span.for_each_and(env.cpus, [&](CpuId i) {
         const unsigned nr_running = s.rq(i).cfs.h_nr_runnable;
         if (!nr_running)
             return;
