@@ -286,8 +286,7 @@ void update_sd_lb_stats(SchedState& s, LoadBalanceState& lb, LbEnv& env, SdLbSta
     sds.busiest_stat.idle_cpus = UINT_MAX;
 
     SgLbStats tmp;
-    for (int k = 0; k < n; ++k) {
-        const int gi = (start + k) % n;
+    for (int k = 0, gi = start; k < n; ++k, gi = gi + 1 < n ? gi + 1 : 0) {
         const bool local_group = group_at(s, env.sd, gi).span.test(env.dst_cpu);
         if (local_group)
             sds.local = gi;
