@@ -203,6 +203,7 @@ LoadBalanceState make_load_balance_state(const SchedState& s)
             info.balance_mask = build_balance_mask(d, sd, g, n);
             info.flags = group_flags(d, sd, g, info.balance_mask.first());
             info.cores = count_cores(m, g.span);
+            info.weight = static_cast<unsigned>(g.span.weight());
             g.span.for_each([&](CpuId i) {
                 if (info.asym_prefer_cpu == kNoCpu ||
                     sched_asym_prefer(s, static_cast<int>(id), i, info.asym_prefer_cpu))

@@ -259,7 +259,7 @@ void update_sg_lb_stats(const SchedState& s, const LoadBalanceState& lb, const L
     });
 
     sgs.group_capacity = static_cast<unsigned long>(sg.capacity);
-    sgs.group_weight = static_cast<unsigned>(sg.span.weight());
+    sgs.group_weight = info.weight;
 
     if (!local_group && smt_balance(env, sgs, info))
         sgs.group_smt_balance = true;

@@ -84,6 +84,7 @@ struct SdRuntime {
 struct GroupLbInfo {
     unsigned flags = 0;  // sg->flags: the flags of the child domain the group is
     int cores = 0;       // sg->cores
+    unsigned weight = 0;  // sg->group_weight: CPUs in the span
     CpuId asym_prefer_cpu = kNoCpu;
     CpuMask balance_mask;    // group_balance_mask(sg): the CPUs whose own group this is
     bool imbalance = false;  // sgc->imbalance: affinity kept a lower level from balancing
