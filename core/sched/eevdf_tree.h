@@ -17,6 +17,15 @@
 // the picks are those of any correct implementation (and of the sorted
 // vector this replaced).
 //
+// The slice values are kept exact. The modelled kernel (v7.3 merge window)
+// took max_slice into the augmented values with the lag-clamp fix
+// ("sched/fair: Fix lag clamp"), and two fixes followed in September 2026:
+// __enqueue_entity() did not reset a re-queued entity's max_slice ("Fix
+// augmented max_slice"), and RB_DECLARE_CALLBACKS copied only min_vruntime
+// on rotations ("Fix rb augmented with multi fields"), so a kernel without
+// them can clamp lag with a stale longest slice. We model the fixed kernel,
+// as the scan of the queue did.
+//
 // Our own code: a textbook red-black tree over task ids, its links inside
 // each entity (SchedEntity::run_node) as the kernel's rb_node is.
 #pragma once
