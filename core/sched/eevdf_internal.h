@@ -135,7 +135,7 @@ struct VruntimeEligible {
     SchedEntity& se = se_of(s, id);
     Timeline& tl = cfs.tasks_timeline;
     if (tl.empty()) {
-        se.run_node = RunNode{kNoTask, kNoTask, kNoTask, false, se.vruntime, se.slice, se.slice};
+        se.run_node = RunNode{{kNoTask, kNoTask}, kNoTask, false, se.vruntime, se.slice, se.slice};
         tl.root = id;
         tl.leftmost = id;
     } else {

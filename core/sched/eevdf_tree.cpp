@@ -29,11 +29,19 @@ private:
     RunNode& node(TaskId id) { return se(id).run_node; }
     bool is_red(TaskId id) { return id != kNoTask && node(id).red; }
 
-    bool update_subtree_values(TaskId id);
+    // A node's child on side `dir`: kLeft (earlier deadlines) or kRight.
+    // The rebalancing cases come in mirrored pairs; written once, with the
+    // side as a parameter.
+    static constexpr int kLeft = 0;
+    static constexpr int kRight = 1;
+    TaskId& child(TaskId id, int dir) { return node(id).child[dir]; }
+    int side_of(TaskId id, TaskId parent) { return child(parent, kLeft) == id ? kLeft : kRight; }
+
+    // Inline: the walks to the root call it at every level.
+    [[gnu::always_inline]] bool update_subtree_values(TaskId id);
     void propagate(TaskId from, bool until_unchanged);
     void replace_child(TaskId parent, TaskId old_child, TaskId new_child);
-    void rotate_left(TaskId x);
-    void rotate_right(TaskId x);
+    void rotate(TaskId x, int dir);
     void insert_fixup(TaskId z);
     void erase_fixup(TaskId x, TaskId parent);
 
@@ -43,21 +51,23 @@ private:
 
 // Sets id's subtree values from its own and its children's; returns whether
 // any changed (min_vruntime_update()'s test, inverted).
-bool Tree::update_subtree_values(TaskId id)
+inline bool Tree::update_subtree_values(TaskId id)
 {
     const SchedEntity& e = se(id);
     RunNode& n = node(id);
     std::int64_t min_vruntime = e.vruntime;
     std::uint64_t min_slice = e.slice;
     std::uint64_t max_slice = e.slice;
-    for (const TaskId child : {n.left, n.right}) {
-        if (child == kNoTask)
-            continue;
-        const RunNode& c = node(child);
+    auto take = [&](TaskId kid) {
+        if (kid == kNoTask)
+            return;
+        const RunNode& c = node(kid);
         min_vruntime = std::min(min_vruntime, c.min_vruntime);
         min_slice = std::min(min_slice, c.min_slice);
         max_slice = std::max(max_slice, c.max_slice);
-    }
+    };
+    take(n.child[kLeft]);
+    take(n.child[kRight]);
     const bool changed = n.min_vruntime != min_vruntime || n.min_slice != min_slice || n.max_slice != max_slice;
     n.min_vruntime = min_vruntime;
     n.min_slice = min_slice;
@@ -79,47 +89,31 @@ void Tree::replace_child(TaskId parent, TaskId old_child, TaskId new_child)
 {
     if (parent == kNoTask)
         tl_.root = new_child;
-    else if (node(parent).left == old_child)
-        node(parent).left = new_child;
     else
-        node(parent).right = new_child;
+        child(parent, side_of(old_child, parent)) = new_child;
 }
 
-// A rotation keeps the set of entities below the pair's top, so the new top
-// takes the old top's values; only the node moved down is recomputed.
-void Tree::rotate_left(TaskId x)
+// Rotates x down on side `dir` (a left rotation for kLeft): its child on the
+// other side takes its place. A rotation keeps the set of entities below
+// the pair's top, so the new top takes the old top's values; only the node
+// moved down is recomputed.
+void Tree::rotate(TaskId x, int dir)
 {
-    RunNode& xn = node(x);
-    const TaskId y = xn.right;
-    RunNode& yn = node(y);
-    xn.right = yn.left;
-    if (yn.left != kNoTask)
-        node(yn.left).parent = x;
-    yn.parent = xn.parent;
-    replace_child(xn.parent, x, y);
-    yn.left = x;
-    xn.parent = y;
-    yn.min_vruntime = xn.min_vruntime;
-    yn.min_slice = xn.min_slice;
-    yn.max_slice = xn.max_slice;
-    update_subtree_values(x);
-}
-
-void Tree::rotate_right(TaskId x)
-{
-    RunNode& xn = node(x);
-    const TaskId y = xn.left;
-    RunNode& yn = node(y);
-    xn.left = yn.right;
-    if (yn.right != kNoTask)
-        node(yn.right).parent = x;
-    yn.parent = xn.parent;
-    replace_child(xn.parent, x, y);
-    yn.right = x;
-    xn.parent = y;
-    yn.min_vruntime = xn.min_vruntime;
-    yn.min_slice = xn.min_slice;
-    yn.max_slice = xn.max_slice;
+    const TaskId y = child(x, 1 - dir);
+    const TaskId inner = child(y, dir);
+    child(x, 1 - dir) = inner;
+    if (inner != kNoTask)
+        node(inner).parent = x;
+    const TaskId parent = node(x).parent;
+    node(y).parent = parent;
+    replace_child(parent, x, y);
+    child(y, dir) = x;
+    node(x).parent = y;
+    RunNode& top = node(y);
+    const RunNode& was = node(x);
+    top.min_vruntime = was.min_vruntime;
+    top.min_slice = was.min_slice;
+    top.max_slice = was.max_slice;
     update_subtree_values(x);
 }
 
@@ -127,24 +121,20 @@ void Tree::insert(TaskId id)
 {
     const SchedEntity& e = se(id);
     TaskId parent = kNoTask;
-    bool left = false;
+    int dir = kLeft;
     bool leftmost = true;
-    for (TaskId at = tl_.root; at != kNoTask;) {
+    for (TaskId at = tl_.root; at != kNoTask; at = child(at, dir)) {
         parent = at;
         // Equal deadlines go right, after the ones already there.
-        left = e.deadline < se(at).deadline;
-        if (!left)
+        dir = e.deadline < se(at).deadline ? kLeft : kRight;
+        if (dir == kRight)
             leftmost = false;
-        at = left ? node(at).left : node(at).right;
     }
-    RunNode& n = node(id);
-    n = RunNode{kNoTask, kNoTask, parent, true, e.vruntime, e.slice, e.slice};
+    node(id) = RunNode{{kNoTask, kNoTask}, parent, true, e.vruntime, e.slice, e.slice};
     if (parent == kNoTask)
         tl_.root = id;
-    else if (left)
-        node(parent).left = id;
     else
-        node(parent).right = id;
+        child(parent, dir) = id;
     if (leftmost)
         tl_.leftmost = id;
     propagate(parent, true);
@@ -157,41 +147,23 @@ void Tree::insert_fixup(TaskId z)
         // A red parent is not the root, so the grandparent exists.
         TaskId p = node(z).parent;
         const TaskId g = node(p).parent;
-        if (p == node(g).left) {
-            const TaskId uncle = node(g).right;
-            if (is_red(uncle)) {
-                node(p).red = false;
-                node(uncle).red = false;
-                node(g).red = true;
-                z = g;
-                continue;
-            }
-            if (z == node(p).right) {
-                z = p;
-                rotate_left(z);
-                p = node(z).parent;
-            }
+        const int dir = side_of(p, g);
+        const TaskId uncle = child(g, 1 - dir);
+        if (is_red(uncle)) {
             node(p).red = false;
+            node(uncle).red = false;
             node(g).red = true;
-            rotate_right(g);
-        } else {
-            const TaskId uncle = node(g).left;
-            if (is_red(uncle)) {
-                node(p).red = false;
-                node(uncle).red = false;
-                node(g).red = true;
-                z = g;
-                continue;
-            }
-            if (z == node(p).left) {
-                z = p;
-                rotate_right(z);
-                p = node(z).parent;
-            }
-            node(p).red = false;
-            node(g).red = true;
-            rotate_left(g);
+            z = g;
+            continue;
         }
+        if (z == child(p, 1 - dir)) {
+            z = p;
+            rotate(z, dir);
+            p = node(z).parent;
+        }
+        node(p).red = false;
+        node(g).red = true;
+        rotate(g, 1 - dir);
     }
     node(tl_.root).red = false;
 }
@@ -202,12 +174,12 @@ void Tree::erase(TaskId z)
     if (tl_.leftmost == z) {
         // The leftmost has no left child: next in order is the smallest of
         // its right subtree, or its parent.
-        TaskId next = zn.right;
+        TaskId next = zn.child[kRight];
         if (next == kNoTask)
             next = zn.parent;
         else
-            while (node(next).left != kNoTask)
-                next = node(next).left;
+            while (child(next, kLeft) != kNoTask)
+                next = child(next, kLeft);
         tl_.leftmost = next;
     }
 
@@ -217,34 +189,34 @@ void Tree::erase(TaskId z)
     TaskId x;
     TaskId x_parent;
     bool removed_black;
-    if (zn.left == kNoTask || zn.right == kNoTask) {
-        x = zn.left != kNoTask ? zn.left : zn.right;
+    if (zn.child[kLeft] == kNoTask || zn.child[kRight] == kNoTask) {
+        x = zn.child[kLeft] != kNoTask ? zn.child[kLeft] : zn.child[kRight];
         x_parent = zn.parent;
         removed_black = !zn.red;
         if (x != kNoTask)
             node(x).parent = x_parent;
         replace_child(zn.parent, z, x);
     } else {
-        TaskId y = zn.right;
-        while (node(y).left != kNoTask)
-            y = node(y).left;
+        TaskId y = zn.child[kRight];
+        while (child(y, kLeft) != kNoTask)
+            y = child(y, kLeft);
         RunNode& yn = node(y);
         removed_black = !yn.red;
-        x = yn.right;
+        x = yn.child[kRight];
         if (yn.parent == z) {
             x_parent = y;
         } else {
             x_parent = yn.parent;
             if (x != kNoTask)
                 node(x).parent = x_parent;
-            node(x_parent).left = x;
-            yn.right = zn.right;
-            node(yn.right).parent = y;
+            child(x_parent, kLeft) = x;
+            yn.child[kRight] = zn.child[kRight];
+            node(yn.child[kRight]).parent = y;
         }
         replace_child(zn.parent, z, y);
         yn.parent = zn.parent;
-        yn.left = zn.left;
-        node(yn.left).parent = y;
+        yn.child[kLeft] = zn.child[kLeft];
+        node(yn.child[kLeft]).parent = y;
         yn.red = zn.red;
     }
     zn = RunNode{};
@@ -257,58 +229,33 @@ void Tree::erase(TaskId z)
 void Tree::erase_fixup(TaskId x, TaskId parent)
 {
     while (x != tl_.root && !is_red(x)) {
-        // x's sibling exists: x's side lost a black, so the other side has one.
-        if (x == node(parent).left) {
-            TaskId w = node(parent).right;
-            if (is_red(w)) {
-                node(w).red = false;
-                node(parent).red = true;
-                rotate_left(parent);
-                w = node(parent).right;
-            }
-            if (!is_red(node(w).left) && !is_red(node(w).right)) {
-                node(w).red = true;
-                x = parent;
-                parent = node(x).parent;
-                continue;
-            }
-            if (!is_red(node(w).right)) {
-                node(node(w).left).red = false;
-                node(w).red = true;
-                rotate_right(w);
-                w = node(parent).right;
-            }
-            node(w).red = node(parent).red;
-            node(parent).red = false;
-            node(node(w).right).red = false;
-            rotate_left(parent);
-        } else {
-            TaskId w = node(parent).left;
-            if (is_red(w)) {
-                node(w).red = false;
-                node(parent).red = true;
-                rotate_right(parent);
-                w = node(parent).left;
-            }
-            if (!is_red(node(w).left) && !is_red(node(w).right)) {
-                node(w).red = true;
-                x = parent;
-                parent = node(x).parent;
-                continue;
-            }
-            if (!is_red(node(w).left)) {
-                node(node(w).right).red = false;
-                node(w).red = true;
-                rotate_left(w);
-                w = node(parent).left;
-            }
-            node(w).red = node(parent).red;
-            node(parent).red = false;
-            node(node(w).left).red = false;
-            rotate_right(parent);
+        // x's sibling exists: x's side lost a black, so the other side has
+        // one. An empty x is on the side where its parent has no child.
+        const int dir = x == child(parent, kLeft) ? kLeft : kRight;
+        TaskId w = child(parent, 1 - dir);
+        if (is_red(w)) {
+            node(w).red = false;
+            node(parent).red = true;
+            rotate(parent, dir);
+            w = child(parent, 1 - dir);
         }
+        if (!is_red(child(w, kLeft)) && !is_red(child(w, kRight))) {
+            node(w).red = true;
+            x = parent;
+            parent = node(x).parent;
+            continue;
+        }
+        if (!is_red(child(w, 1 - dir))) {
+            node(child(w, dir)).red = false;
+            node(w).red = true;
+            rotate(w, 1 - dir);
+            w = child(parent, 1 - dir);
+        }
+        node(w).red = node(parent).red;
+        node(parent).red = false;
+        node(child(w, 1 - dir)).red = false;
+        rotate(parent, dir);
         x = tl_.root;
-        break;
     }
     if (x != kNoTask)
         node(x).red = false;
@@ -318,9 +265,9 @@ void in_order(const std::vector<Task>& tasks, TaskId id, std::vector<TaskId>& ou
 {
     while (id != kNoTask) {
         const RunNode& n = tasks[static_cast<std::size_t>(id)].se.run_node;
-        in_order(tasks, n.left, out);
+        in_order(tasks, n.child[0], out);
         out.push_back(id);
-        id = n.right;
+        id = n.child[1];
     }
 }
 
@@ -352,7 +299,7 @@ int check_subtree(const std::vector<Task>& tasks, TaskId id, TaskId parent, long
     std::int64_t min_vruntime = e.vruntime;
     std::uint64_t min_slice = e.slice;
     std::uint64_t max_slice = e.slice;
-    for (const TaskId child : {n.left, n.right}) {
+    for (const TaskId child : n.child) {
         if (child == kNoTask)
             continue;
         if (child < 0 || static_cast<std::size_t>(child) >= tasks.size())
@@ -362,10 +309,10 @@ int check_subtree(const std::vector<Task>& tasks, TaskId id, TaskId parent, long
         min_slice = std::min(min_slice, c.run_node.min_slice);
         max_slice = std::max(max_slice, c.run_node.max_slice);
     }
-    const int left = check_subtree(tasks, n.left, id, count, why);
+    const int left = check_subtree(tasks, n.child[0], id, count, why);
     if (left < 0)
         return -1;
-    const int right = check_subtree(tasks, n.right, id, count, why);
+    const int right = check_subtree(tasks, n.child[1], id, count, why);
     if (right < 0)
         return -1;
     if (left != right)
@@ -416,8 +363,8 @@ long check_timeline(const std::vector<Task>& tasks, const Timeline& tl, std::str
     if (tasks[static_cast<std::size_t>(tl.root)].se.run_node.red)
         return fail(why, "the tree's root is red"), -1;
     TaskId first = tl.root;
-    while (tasks[static_cast<std::size_t>(first)].se.run_node.left != kNoTask)
-        first = tasks[static_cast<std::size_t>(first)].se.run_node.left;
+    while (tasks[static_cast<std::size_t>(first)].se.run_node.child[0] != kNoTask)
+        first = tasks[static_cast<std::size_t>(first)].se.run_node.child[0];
     if (tl.leftmost != first)
         return fail(why, "the cached leftmost is task " + std::to_string(tl.leftmost) + ", not " +
                              std::to_string(first)),

@@ -50,7 +50,7 @@ void timeline_erase(std::vector<Task>& tasks, Timeline& tl, TaskId id);
 inline bool timeline_is_only(const std::vector<Task>& tasks, const Timeline& tl, TaskId id)
 {
     const RunNode& n = tasks[static_cast<std::size_t>(id)].se.run_node;
-    return tl.root == id && n.left == kNoTask && n.right == kNoTask;
+    return tl.root == id && n.child[0] == kNoTask && n.child[1] == kNoTask;
 }
 
 // Empties a tree that holds id alone (timeline_is_only()): the erase with
@@ -76,13 +76,14 @@ TaskId timeline_first_eligible(const std::vector<Task>& tasks, const Timeline& t
         const RunNode& n = se(node).run_node;
         // Everything on the left has an earlier deadline: an eligible
         // entity there is the better one.
-        if (n.left != kNoTask && eligible(se(n.left).run_node.min_vruntime)) {
-            node = n.left;
+        const TaskId left = n.child[0];
+        if (left != kNoTask && eligible(se(left).run_node.min_vruntime)) {
+            node = left;
             continue;
         }
         if (eligible(se(node).vruntime))
             return node;
-        node = n.right;
+        node = n.child[1];
     }
     return kNoTask;
 }

@@ -31,8 +31,7 @@ enum class TaskState {
 // values the tree keeps of the entity's subtree (sched/eevdf_tree.h).
 // Meaningful only while the entity is in a tree.
 struct RunNode {
-    TaskId left = kNoTask;
-    TaskId right = kNoTask;
+    TaskId child[2] = {kNoTask, kNoTask};  // [0] left (earlier deadlines), [1] right
     TaskId parent = kNoTask;
     bool red = false;
     std::int64_t min_vruntime = 0;
