@@ -141,7 +141,7 @@ bool Simulator::check_invariants(std::string* why) const
         return false;
     };
     for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
-        if (!check_cfs_invariants(s_, cpu, why))
+        if (!check_cfs_invariants(s_, cpu, why) || !check_cfs_tasks(s_, lb_, cpu, why))
             return false;
     std::vector<unsigned int> pending(static_cast<std::size_t>(machine_.nr_cpus()), 0);
     std::vector<int> iowait(static_cast<std::size_t>(machine_.nr_cpus()), 0);
@@ -354,33 +354,27 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
     const DistanceClass d = distance_class(machine_, from, current_cpu_);
     metrics_.bytes_read[static_cast<std::size_t>(d)] += bytes;
     // The reader's misses to wherever the bytes sit, before its step runs.
-    cpu_[static_cast<std::size_t>(current_cpu_)].overhead_left += data_move_time(machine_.costs, d, bytes);
+    // A workload reads the same size over and over (a pipe's 4 KiB, a
+    // message): the time of the last size read at each distance is kept,
+    // which spares the division for the bandwidth.
+    DataMoveMemo& memo = data_move_memo_[static_cast<std::size_t>(d)];
+    if (memo.bytes != bytes) {
+        memo.bytes = bytes;
+        memo.time = data_move_time(machine_.costs, d, bytes);
+    }
+    cpu_[static_cast<std::size_t>(current_cpu_)].overhead_left += memo.time;
 }
 
 // ---------------------------------------------------------------------------
 // Executing steps.
 
+// SMT siblings busy at once share the core's pipelines.
 [[gnu::hot, gnu::always_inline]] inline double Simulator::effective_speed(CpuId cpu) const
 {
     const CpuExec& c = cpu_[static_cast<std::size_t>(cpu)];
-    if (!c.has_smt_siblings)
+    if (!c.busy_siblings)
         return c.thread_speed;
-    return contended_speed(cpu);
-}
-
-// effective_speed() on a core with other threads. Out of line: the loop
-// would make every segment start save registers, on machines without SMT too.
-[[gnu::noinline]] double Simulator::contended_speed(CpuId cpu) const
-{
-    double speed = cpu_[static_cast<std::size_t>(cpu)].thread_speed;
-    // SMT siblings busy at once share the core's pipelines.
-    for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)]) {
-        if (cpu_[static_cast<std::size_t>(other)].busy) {
-            speed *= machine_.costs[Cost::smt_contention];
-            break;
-        }
-    }
-    return speed;
+    return c.thread_speed * machine_.costs[Cost::smt_contention];
 }
 
 // Credits the running task with the work done since the segment (re)started.
@@ -417,6 +411,9 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
 // without SMT too.
 [[gnu::noinline]] void Simulator::retime_siblings(CpuId cpu)
 {
+    const int change = cpu_[static_cast<std::size_t>(cpu)].busy ? 1 : -1;
+    for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)])
+        cpu_[static_cast<std::size_t>(other)].busy_siblings += change;
     for (CpuId other : smt_siblings_[static_cast<std::size_t>(cpu)]) {
         const CpuExec& c = cpu_[static_cast<std::size_t>(other)];
         if (!c.busy || s_.rq(other).curr == kNoTask)

@@ -137,6 +137,9 @@ private:
         // start, kept here beside `speed` instead of in the machine's tables.
         double thread_speed = 1.0;
         bool has_smt_siblings = false;
+        // How many of its SMT siblings are busy (kept by set_busy()): while
+        // any is, the thread runs at the contended speed.
+        int busy_siblings = 0;
         bool tick_armed = false;
         bool need_resched = false;
         int last_mm = -1;              // the address space loaded on this CPU
@@ -204,7 +207,6 @@ private:
     void retime_siblings(CpuId cpu);
     void settle_progress(CpuId cpu);
     double effective_speed(CpuId cpu) const;
-    double contended_speed(CpuId cpu) const;
     void set_busy(CpuId cpu, bool busy);
     void account_cpu_time(CpuId cpu);
     void io_schedule(CpuId cpu, Task& p);
@@ -287,6 +289,12 @@ private:
     std::vector<std::vector<CpuId>> smt_siblings_;  // the other threads of each CPU's core
     std::vector<TaskExec> task_;
     RunMetrics metrics_;
+    // note_data_read()'s last size read at each distance, and its time.
+    struct DataMoveMemo {
+        std::uint64_t bytes = 0;  // 0 costs nothing, as data_move_time() says
+        Time time;
+    };
+    std::array<DataMoveMemo, kDistanceClassCount> data_move_memo_{};
     RecordSink sink_;
     DecisionProbe probe_;
     SchedEventSink* trace_ = nullptr;
@@ -309,6 +317,15 @@ private:
     };
     OpenSelection last_select_;
     std::vector<OpenSelection> open_selects_;
+    // select_in_window()'s working lists, kept to spare an allocation a
+    // selection: the next list of open selections, and the target effects
+    // it hides while it decides (a decremented ttwu_pending or nr_running).
+    struct HiddenEffect {
+        Rq* rq;
+        bool pending;
+    };
+    std::vector<OpenSelection> open_scratch_;
+    std::vector<HiddenEffect> hidden_scratch_;
     std::int64_t select_step_ns_ = 0;  // Cost::select_step
     std::int64_t select_cpu_ns_ = 0;   // Cost::select_cpu_examined
     Time switch_to_idle_;              // Cost::switch_to_idle

@@ -152,13 +152,12 @@ void Simulator::probe(const WakerContext& waker, TaskId p, CpuId prev, unsigned 
 [[gnu::noinline]] CpuId Simulator::select_in_window(const WakerContext& waker, TaskId p, CpuId prev,
                                                     unsigned int* wake_flags, DecisionRecord* rec, WakePath* path)
 {
-    struct Hidden {
-        Rq* rq;
-        bool pending;
-    };
-    std::vector<Hidden> hidden;
-    std::vector<OpenSelection> open;
-    open.reserve(open_selects_.size() + 2);
+    // The two lists live on between calls, so that a selection allocates
+    // nothing (on a busy wide machine most selections overlap another).
+    std::vector<HiddenEffect>& hidden = hidden_scratch_;
+    hidden.clear();
+    std::vector<OpenSelection>& open = open_scratch_;
+    open.clear();
     for (const OpenSelection& o : open_selects_)
         if (o.end > s_.now)
             open.push_back(o);
@@ -180,7 +179,7 @@ void Simulator::probe(const WakerContext& waker, TaskId p, CpuId prev, unsigned 
     }
     s_.cpus_examined = 0;
     const CpuId cpu = select(waker, p, prev, wake_flags, rec, path);
-    for (const Hidden& h : hidden)
+    for (const HiddenEffect& h : hidden)
         ++(h.pending ? h.rq->ttwu_pending : h.rq->nr_running);
     ++metrics_.overlapping_selections;
     if (rec)
@@ -195,7 +194,7 @@ void Simulator::probe(const WakerContext& waker, TaskId p, CpuId prev, unsigned 
         open.push_back(mine);
         open.erase(open.end() - 2);
     }
-    open_selects_ = std::move(open);
+    open_selects_.swap(open);  // the old list is the next call's scratch
     return cpu;
 }
 

@@ -9,9 +9,9 @@
 // kernel's; the reference is ../shared/reference/wakeup-path.md §10, §11, §13.
 //
 // Where we differ, and why (docs/model.md lists these):
-//  - The tree is a vector kept in the rb-tree's in-order (deadline, equal
-//    deadlines in insertion order); a linear scan for the first eligible
-//    entity returns exactly what the augmented-tree search returns.
+//  - The tree is our own augmented red-black tree (eevdf_tree.h), with the
+//    kernel's order and subtree values; its slice values are kept exact
+//    (see eevdf_tree.h on the kernel's max_slice fixes).
 //  - No cgroups: an entity's effective weight is its own, so the flat tree's
 //    reweighting of curr at every tick and pick is a no-op and left out.
 //  - PELT removal on migration is applied at once to the old runqueue (the
@@ -29,9 +29,9 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "sched/eevdf.h"
+#include "sched/eevdf_tree.h"
 
 namespace wb::eevdf_detail {
 
@@ -99,41 +99,58 @@ inline void sum_w_vruntime_sub(CfsRq& cfs, const SchedEntity& se)
 // Defined in eevdf_queue.cpp.
 const SchedEntity* queued_curr(const SchedState& s, const CfsRq& cfs);
 bool vruntime_eligible(const SchedState& s, const CfsRq& cfs, std::int64_t vruntime);
-void insert_tree(SchedState& s, CfsRq& cfs, TaskId id);
-void erase_tree(SchedState& s, CfsRq& cfs, TaskId id);
 
-// __enqueue_entity / __dequeue_entity: the tree and the sums. curr is never
-// in the tree. Inline, the common case only: an entity that goes last in
-// deadline order (the queue empty, or the latest deadline; equal deadlines
-// go after the ones already there, as rb_add_cached does) and, for the
-// dequeue, the last entity, which a CPU's only waiting task always is.
-// Everything else, and a queue that must grow, calls out, so that the
-// callers carry neither vector's grow code nor the search.
+// vruntime_eligible() as a predicate for several vruntimes against one V
+// (the pick's descent of the tree): the weighted sum and the load, with
+// curr's share, are taken once. vruntime <= V is tested exactly,
+// cross-multiplied, not against the rounded V: (v - v0) * W <= sum. The
+// product can exceed 64 bits.
+struct VruntimeEligible {
+    std::int64_t zero_vruntime;
+    std::int64_t avg;
+    std::int64_t load;
+
+    VruntimeEligible(const SchedState& s, const CfsRq& cfs)
+        : zero_vruntime(cfs.zero_vruntime), avg(cfs.sum_w_vruntime), load(static_cast<std::int64_t>(cfs.sum_weight))
+    {
+        if (const SchedEntity* curr = queued_curr(s, cfs)) {
+            const auto w = static_cast<std::int64_t>(scaled_weight(*curr));
+            avg += entity_key(cfs, *curr) * w;
+            load += w;
+        }
+    }
+    bool operator()(std::int64_t vruntime) const
+    {
+        const std::int64_t key = vruntime - zero_vruntime;
+        return static_cast<i128>(avg) >= static_cast<i128>(key) * load;
+    }
+};
+
+// __enqueue_entity / __dequeue_entity: the tree (eevdf_tree.h) and the
+// sums. curr is never in the tree. Inline for the common case, an entity
+// alone in the tree (a CPU's only waiting task, or the task just woken on
+// an idle CPU); the tree's own insert and erase, O(log n), are out of line.
 [[gnu::always_inline]] inline void enqueue_tree(SchedState& s, CfsRq& cfs, TaskId id)
 {
-    std::vector<TaskId>& queue = cfs.queue;
-    const SchedEntity& se = se_of(s, id);
-    if (queue.size() == queue.capacity() || (!queue.empty() && se_of(s, queue.back()).deadline > se.deadline)) {
-        insert_tree(s, cfs, id);
-        return;
+    SchedEntity& se = se_of(s, id);
+    Timeline& tl = cfs.tasks_timeline;
+    if (tl.empty()) {
+        se.run_node = RunNode{{kNoTask, kNoTask}, kNoTask, false, se.vruntime, se.slice, se.slice};
+        tl.root = id;
+        tl.leftmost = id;
+    } else {
+        timeline_insert(s.tasks, tl, id);
     }
-    // emplace_back, not push_back: the unity group calls push_back on
-    // vector<int> in many places and GCC keeps one out-of-line copy of it
-    // (its grow code makes it large), a call plus a capacity test that was
-    // just made; emplace_back(TaskId&) is used only here and GCC inlines it
-    // (check the disassembly if this line changes).
-    queue.emplace_back(id);
     sum_w_vruntime_add(cfs, se);
 }
 
 [[gnu::always_inline]] inline void dequeue_tree(SchedState& s, CfsRq& cfs, TaskId id)
 {
-    std::vector<TaskId>& queue = cfs.queue;
-    if (queue.empty() || queue.back() != id) {
-        erase_tree(s, cfs, id);
-        return;
-    }
-    queue.pop_back();
+    Timeline& tl = cfs.tasks_timeline;
+    if (timeline_is_only(s.tasks, tl, id))
+        timeline_erase_only(tl);
+    else
+        timeline_erase(s.tasks, tl, id);
     sum_w_vruntime_sub(cfs, se_of(s, id));
 }
 

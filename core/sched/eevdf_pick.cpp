@@ -32,13 +32,15 @@ std::int64_t ineligible_vruntime(const CfsRq& cfs)
     return cfs.zero_vruntime + delta + 1;
 }
 
+// The shortest slice among the queued entities: curr's and the tree's,
+// which its root keeps.
 std::uint64_t cfs_rq_min_slice(const SchedState& s, const CfsRq& cfs)
 {
     std::uint64_t slice = std::numeric_limits<std::uint64_t>::max();
     if (const SchedEntity* curr = queued_curr(s, cfs))
         slice = curr->slice;
-    for (TaskId id : cfs.queue)
-        slice = std::min(slice, se_of(s, id).slice);
+    if (!cfs.tasks_timeline.empty())
+        slice = std::min(slice, timeline_min_slice(s.tasks, cfs.tasks_timeline));
     return slice;
 }
 
@@ -58,7 +60,7 @@ void set_protect_slice(SchedState& s, CfsRq& cfs, SchedEntity& se)
     std::int64_t vprot = se.deadline;
     if (s.feats(Feat::RUN_TO_PARITY)) {
         // Alone on its CPU, se's own slice is the shortest: up to its deadline.
-        if (cfs.queue.empty()) {
+        if (cfs.tasks_timeline.empty()) {
             se.vprot = vprot;
             return;
         }
@@ -147,7 +149,7 @@ inline bool pelt_unit_not_reached(const SchedAvg& sa, std::uint64_t now)
     if (!pelt_unit_not_reached(se.avg, now) || !pelt_unit_not_reached(cfs.avg, now) || !s.feats(Feat::RUN_TO_PARITY))
         return false;
     clear_buddies(cfs, next);
-    cfs.queue.pop_back();
+    timeline_erase_only(cfs.tasks_timeline);
     sum_w_vruntime_sub(cfs, se);
     se.exec_start = static_cast<std::uint64_t>(s.now.ns());
     cfs.curr = next;
@@ -162,7 +164,7 @@ TaskId set_next_task_fair(SchedState& s, CpuId cpu, TaskId next)
     Rq& rq = s.rq(cpu);
     CfsRq& cfs = rq.cfs;
     SchedEntity& se = se_of(s, next);
-    if (se.on_rq && cfs.queue.size() == 1 && cfs.queue.back() == next && set_next_lone_entity(s, rq, se, next))
+    if (se.on_rq && timeline_is_only(s.tasks, cfs.tasks_timeline, next) && set_next_lone_entity(s, rq, se, next))
         return next;
     return set_next_task_fair_general(s, cpu, next);
 }
@@ -225,7 +227,7 @@ namespace {
 [[gnu::hot, gnu::noinline]] TaskId pick_eevdf_among(const SchedState& s, CpuId cpu, const CfsRq& cfs, bool protect)
 {
     TaskId curr = cfs.curr;
-    const TaskId first = cfs.queue.empty() ? kNoTask : cfs.queue.front();
+    const TaskId first = cfs.tasks_timeline.leftmost;
 
     // The next buddy changes latency, not fairness: it must be eligible.
     if (s.feats(Feat::PICK_BUDDY) && protect && cfs.next != kNoTask && entity_eligible(s, cpu, cfs.next))
@@ -236,13 +238,9 @@ namespace {
     if (curr != kNoTask && protect && protect_slice(se_of(s, curr)))
         return curr;
 
-    TaskId best = kNoTask;
-    for (TaskId id : cfs.queue) {
-        if (vruntime_eligible(s, cfs, se_of(s, id).vruntime)) {
-            best = id;
-            break;
-        }
-    }
+    // The earliest deadline among the eligible entities: one descent of
+    // the tree, pruned by each subtree's smallest vruntime.
+    TaskId best = timeline_first_eligible(s.tasks, cfs.tasks_timeline, VruntimeEligible(s, cfs));
     if (best == kNoTask || (curr != kNoTask && se_of(s, curr).deadline < se_of(s, best).deadline))
         best = curr;
     // Some entity is always at or below the weighted average; this only
@@ -264,7 +262,7 @@ namespace {
     // One entity: nothing to choose, skip the eligibility tests.
     if (cfs.curr != kNoTask && se_of(s, cfs.curr).on_rq)
         return cfs.curr;
-    return cfs.queue.empty() ? kNoTask : cfs.queue.front();
+    return cfs.tasks_timeline.leftmost;
 }
 
 namespace {
@@ -329,7 +327,7 @@ namespace {
     // own state is set first, as set_next_task_fair() reads none of it, so
     // that the function ends in a tail call with no registers to save.
     if (cfs.curr == kNoTask && cfs.h_nr_queued == 1) {
-        const TaskId only = cfs.queue.front();
+        const TaskId only = cfs.tasks_timeline.leftmost;
         Task& p = task_of(s, only);
         if (!p.se.sched_delayed) {
             cfs.need_resched = false;

@@ -119,20 +119,20 @@ void update_zero_vruntime(CfsRq& cfs, std::int64_t delta)
     return cfs.zero_vruntime;
 }
 
+// The longest slice among the queued entities: curr's and the tree's,
+// which its root keeps.
 std::uint64_t cfs_rq_max_slice(const SchedState& s, const CfsRq& cfs)
 {
     std::uint64_t slice = 0;
     if (const SchedEntity* curr = queued_curr(s, cfs))
         slice = curr->slice;
-    for (TaskId id : cfs.queue)
-        slice = std::max(slice, se_of(s, id).slice);
-    return slice;
+    return std::max(slice, timeline_max_slice(s.tasks, cfs.tasks_timeline));
 }
 
 // Lag is bounded by what the queue can pay back: the longest slice plus a
 // tick, as virtual time of this entity. Out of line: the callers reach it
-// only for an entity away from V, and its slice scan and division would
-// otherwise cost them register saves on every call.
+// only for an entity away from V, and its division would otherwise cost
+// them register saves on every call.
 [[gnu::hot, gnu::noinline]] std::int64_t entity_lag(const SchedState& s, const CfsRq& cfs, const SchedEntity& se,
                                                     std::int64_t avruntime)
 {
@@ -299,43 +299,7 @@ namespace eevdf_detail {
 
 bool vruntime_eligible(const SchedState& s, const CfsRq& cfs, std::int64_t vruntime)
 {
-    std::int64_t avg = cfs.sum_w_vruntime;
-    auto load = static_cast<std::int64_t>(cfs.sum_weight);
-    if (const SchedEntity* curr = queued_curr(s, cfs)) {
-        const auto w = static_cast<std::int64_t>(scaled_weight(*curr));
-        avg += entity_key(cfs, *curr) * w;
-        load += w;
-    }
-    // Compare against the exact average, not the rounded V: vruntime <= V
-    // <=> (v - v0) * W <= sum. The product can exceed 64 bits.
-    const std::int64_t key = vruntime - cfs.zero_vruntime;
-    return static_cast<i128>(avg) >= static_cast<i128>(key) * load;
-}
-
-// enqueue_tree() where the append does not fit: an insert before a later
-// deadline, or a queue that must grow.
-[[gnu::hot, gnu::noinline]] void insert_tree(SchedState& s, CfsRq& cfs, TaskId id)
-{
-    const SchedEntity& se = se_of(s, id);
-    sum_w_vruntime_add(cfs, se);
-    std::vector<TaskId>& queue = cfs.queue;
-    // Equal deadlines go after the ones already there, as rb_add_cached does.
-    auto pos = std::upper_bound(queue.begin(), queue.end(), se.deadline, [&s](std::int64_t deadline, TaskId other) {
-        return deadline < se_of(s, other).deadline;
-    });
-    queue.insert(pos, id);
-}
-
-// dequeue_tree() of an entity that is not the last in deadline order.
-[[gnu::hot, gnu::noinline]] void erase_tree(SchedState& s, CfsRq& cfs, TaskId id)
-{
-    std::vector<TaskId>& queue = cfs.queue;
-    // The pick takes the leftmost entity most often: no search for it.
-    auto it = !queue.empty() && queue.front() == id ? queue.begin() : std::find(queue.begin(), queue.end(), id);
-    if (it == queue.end())
-        throw std::logic_error("eevdf: task " + std::to_string(id) + " is not in the tree");
-    queue.erase(it);
-    sum_w_vruntime_sub(cfs, se_of(s, id));
+    return VruntimeEligible(s, cfs)(vruntime);
 }
 
 }  // namespace eevdf_detail
@@ -477,8 +441,10 @@ namespace {
 
     // A delayed entity has already slept; whatever takes it off now
     // finishes that sleep.
-    if (se.sched_delayed)
+    if (se.sched_delayed) {
         flags = (flags & DEQUEUE_MIGRATING) | DEQUEUE_SLEEP | DEQUEUE_DELAYED;
+        cfs.delayed_dequeued.push_back(pid);
+    }
     const bool sleep = flags & DEQUEUE_SLEEP;
     const bool delayed = flags & DEQUEUE_DELAYED;
 
@@ -596,11 +562,6 @@ bool check_cfs_invariants(const SchedState& s, CpuId cpu, std::string* why)
         load += t.se.weight;
         if (!t.se.sched_delayed)
             util_est += t.se.avg.util_est;
-        const bool in_tree = std::find(cfs.queue.begin(), cfs.queue.end(), t.id) != cfs.queue.end();
-        if (in_tree == (t.id == cfs.curr))
-            return fail(why,
-                        where + "task " + std::to_string(t.id) +
-                            (in_tree ? " is curr and in the tree" : " is queued but neither curr nor in the tree"));
     }
     for (const Task& t : s.tasks)
         if (t.se.sched_delayed && !t.se.on_rq)
@@ -625,21 +586,25 @@ bool check_cfs_invariants(const SchedState& s, CpuId cpu, std::string* why)
         return fail(why, where + "util_est " + std::to_string(cfs.avg.util_est) + " but the runnable tasks' sum to " +
                              std::to_string(util_est));
 
+    // The tree holds every queued entity but curr: as many as are queued
+    // here, each queued here and none of them curr (a tree visits each of
+    // its nodes once).
+    std::string tree_why;
+    const long in_tree = check_timeline(s.tasks, cfs.tasks_timeline, &tree_why);
+    if (in_tree < 0)
+        return fail(why, where + tree_why);
+    const bool curr_queued = cfs.curr != kNoTask && s.task(cfs.curr).se.on_rq;
+    if (static_cast<unsigned long>(in_tree) != queued - (curr_queued ? 1 : 0))
+        return fail(why, where + "the tree holds " + std::to_string(in_tree) + " tasks but " + std::to_string(queued) +
+                             " are queued" + (curr_queued ? ", curr included" : ""));
     std::uint64_t sum_weight = 0;
     std::int64_t sum_w_vruntime = 0;
-    std::int64_t last_deadline = std::numeric_limits<std::int64_t>::min();
-    for (std::size_t i = 0; i < cfs.queue.size(); ++i) {
-        const TaskId id = cfs.queue[i];
-        if (id < 0 || static_cast<std::size_t>(id) >= s.tasks.size())
-            return fail(why, where + "the tree holds unknown task " + std::to_string(id));
+    for (const TaskId id : timeline_in_order(s.tasks, cfs.tasks_timeline)) {
         const Task& t = s.task(id);
         if (t.cpu != cpu || !t.se.on_rq)
             return fail(why, where + "the tree holds task " + std::to_string(id) + " which is not queued here");
-        if (std::count(cfs.queue.begin(), cfs.queue.end(), id) != 1)
-            return fail(why, where + "task " + std::to_string(id) + " is in the tree twice");
-        if (t.se.deadline < last_deadline)
-            return fail(why, where + "the tree is out of deadline order at task " + std::to_string(id));
-        last_deadline = t.se.deadline;
+        if (id == cfs.curr)
+            return fail(why, where + "task " + std::to_string(id) + " is curr and in the tree");
         sum_weight += scaled_weight(t.se);
         sum_w_vruntime += entity_key(cfs, t.se) * static_cast<std::int64_t>(scaled_weight(t.se));
     }

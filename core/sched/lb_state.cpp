@@ -104,15 +104,15 @@ void list_move_head(LoadBalanceState& lb, TaskId p)
     cfs_tasks_link_head(lb, c, p, e);
 }
 
-void list_prune(const SchedState& s, LoadBalanceState& lb, CpuId cpu)
+void list_prune(SchedState& s, LoadBalanceState& lb, CpuId cpu)
 {
-    for (TaskId q = lb.cpu(cpu).tasks_front; q != kNoTask;) {
-        const TaskId next = lb.link(q).next;
+    std::vector<TaskId>& dequeued = s.rq(cpu).cfs.delayed_dequeued;
+    for (const TaskId q : dequeued) {
         const Task& t = s.task(q);
-        if (t.cpu != cpu || !t.se.on_rq)
+        if (lb.link(q).cpu == cpu && (t.cpu != cpu || !t.se.on_rq))
             list_remove(lb, q);
-        q = next;
     }
+    dequeued.clear();
 }
 
 std::vector<TaskId> cfs_tasks(const LoadBalanceState& lb, CpuId cpu)
@@ -121,6 +121,36 @@ std::vector<TaskId> cfs_tasks(const LoadBalanceState& lb, CpuId cpu)
     for (TaskId q = lb.cpu(cpu).tasks_front; q != kNoTask; q = lb.link(q).next)
         out.push_back(q);
     return out;
+}
+
+bool check_cfs_tasks(const SchedState& s, const LoadBalanceState& lb, CpuId cpu, std::string* why)
+{
+    auto fail = [&](std::string what) {
+        if (why)
+            *why = "CPU " + std::to_string(cpu) + "'s cfs_tasks: " + std::move(what);
+        return false;
+    };
+    const std::vector<TaskId>& dequeued = s.rq(cpu).cfs.delayed_dequeued;
+    std::size_t entries = 0;
+    TaskId prev = kNoTask;
+    for (TaskId q = lb.cpu(cpu).tasks_front; q != kNoTask; q = lb.link(q).next) {
+        if (++entries > s.tasks.size())
+            return fail("the links form a cycle");
+        const CfsTasksLink& e = lb.link(q);
+        if (e.cpu != cpu || e.prev != prev)
+            return fail("task " + std::to_string(q) + "'s entry is linked wrongly");
+        const Task& t = s.task(q);
+        const bool stale = t.cpu != cpu || !t.se.on_rq;
+        if (stale && !(e.delayed && std::find(dequeued.begin(), dequeued.end(), q) != dequeued.end()))
+            return fail("task " + std::to_string(q) + " is not queued here, yet not a delayed dequeue to drop");
+        prev = q;
+    }
+    if (lb.cpu(cpu).tasks_back != prev)
+        return fail("the back is task " + std::to_string(lb.cpu(cpu).tasks_back) + ", not " + std::to_string(prev));
+    for (const Task& t : s.tasks)
+        if (t.cpu == cpu && t.se.on_rq && lb.link(t.id).cpu != cpu)
+            return fail("queued task " + std::to_string(t.id) + " has no entry");
+    return true;
 }
 
 // --- State ----------------------------------------------------------------------------
@@ -173,6 +203,7 @@ LoadBalanceState make_load_balance_state(const SchedState& s)
             info.balance_mask = build_balance_mask(d, sd, g, n);
             info.flags = group_flags(d, sd, g, info.balance_mask.first());
             info.cores = count_cores(m, g.span);
+            info.weight = static_cast<unsigned>(g.span.weight());
             g.span.for_each([&](CpuId i) {
                 if (info.asym_prefer_cpu == kNoCpu ||
                     sched_asym_prefer(s, static_cast<int>(id), i, info.asym_prefer_cpu))
@@ -210,17 +241,22 @@ void lb_task_created(LoadBalanceState& lb, TaskId p)
 }
 
 // Out of line (the unity build could inline it): lb_task_picked() runs at
-// every pick and needs only its test of delayed_in_list in the caller.
-[[gnu::noinline]] void lb_drop_dequeued_delayed(const SchedState& s, LoadBalanceState& lb, CpuId cpu)
+// every pick and needs only its test of delayed_dequeued in the caller.
+// The entries to drop are those of cpu's list still marked delayed whose
+// task is no longer queued there. Only a dequeue of a delayed entity makes
+// one, and each such dequeue since the last pick is in delayed_dequeued, so
+// these few are looked at instead of the whole list; the list's order does
+// not depend on the order of removals.
+[[gnu::noinline]] void lb_drop_dequeued_delayed(SchedState& s, LoadBalanceState& lb, CpuId cpu)
 {
-    for (TaskId q = lb.cpu(cpu).tasks_front; q != kNoTask;) {
+    std::vector<TaskId>& dequeued = s.rq(cpu).cfs.delayed_dequeued;
+    for (const TaskId q : dequeued) {
         const CfsTasksLink& e = lb.link(q);
-        const TaskId next = e.next;
         const Task& t = s.task(q);
-        if (e.delayed && (!t.se.on_rq || t.cpu != cpu))
+        if (e.cpu == cpu && e.delayed && (!t.se.on_rq || t.cpu != cpu))
             list_remove(lb, q);
-        q = next;
     }
+    dequeued.clear();
 }
 
 }  // namespace wb

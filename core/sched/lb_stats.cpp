@@ -230,9 +230,7 @@ void update_sg_lb_stats(const SchedState& s, const LoadBalanceState& lb, const L
     const bool local_group = gi == sds.local;
     sgs = SgLbStats{};
 
-    sg.span.for_each([&](CpuId i) {
-        if (!env.cpus.test(i))
-            return;
+    sg.span.for_each_and(env.cpus, [&](CpuId i) {
         const Rq& rq = s.rq(i);
         const unsigned long load = cpu_load(s, i);
         sgs.group_load += load;
@@ -261,7 +259,7 @@ void update_sg_lb_stats(const SchedState& s, const LoadBalanceState& lb, const L
     });
 
     sgs.group_capacity = static_cast<unsigned long>(sg.capacity);
-    sgs.group_weight = static_cast<unsigned>(sg.span.weight());
+    sgs.group_weight = info.weight;
 
     if (!local_group && smt_balance(env, sgs, info))
         sgs.group_smt_balance = true;
@@ -288,8 +286,7 @@ void update_sd_lb_stats(SchedState& s, LoadBalanceState& lb, LbEnv& env, SdLbSta
     sds.busiest_stat.idle_cpus = UINT_MAX;
 
     SgLbStats tmp;
-    for (int k = 0; k < n; ++k) {
-        const int gi = (start + k) % n;
+    for (int k = 0, gi = start; k < n; ++k, gi = gi + 1 < n ? gi + 1 : 0) {
         const bool local_group = group_at(s, env.sd, gi).span.test(env.dst_cpu);
         if (local_group)
             sds.local = gi;
@@ -466,9 +463,7 @@ CpuId sched_balance_find_src_rq(const SchedState& s, const LoadBalanceState& lb,
     unsigned long busiest_util = 0, busiest_load = 0, busiest_capacity = 1;
     unsigned busiest_nr = 0;
 
-    group_at(s, env.sd, gi).span.for_each([&](CpuId i) {
-        if (!env.cpus.test(i))
-            return;
+    group_at(s, env.sd, gi).span.for_each_and(env.cpus, [&](CpuId i) {
         const unsigned nr_running = s.rq(i).cfs.h_nr_runnable;
         if (!nr_running)
             return;

@@ -78,9 +78,10 @@ inline int domain_id(const SchedState& s, CpuId cpu, int pos)
 // rq->cfs_tasks beyond what load_balance.h has inline (lb_state.cpp):
 // list_move() of an entry of the list to its head (keeping its delayed
 // mark), and dropping entries whose task is no longer queued on cpu (a
-// delayed dequeue completed where the engine does not see it).
+// delayed dequeue completed where the engine does not see it: only those
+// in cfs.delayed_dequeued can be such).
 void list_move_head(LoadBalanceState& lb, TaskId p);
-void list_prune(const SchedState& s, LoadBalanceState& lb, CpuId cpu);
+void list_prune(SchedState& s, LoadBalanceState& lb, CpuId cpu);
 
 inline const GroupLbInfo& group_info(const LoadBalanceState& lb, int sd, int gi)
 {

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "base/rng.h"
@@ -83,6 +84,7 @@ struct SdRuntime {
 struct GroupLbInfo {
     unsigned flags = 0;  // sg->flags: the flags of the child domain the group is
     int cores = 0;       // sg->cores
+    unsigned weight = 0;  // sg->group_weight: CPUs in the span
     CpuId asym_prefer_cpu = kNoCpu;
     CpuMask balance_mask;    // group_balance_mask(sg): the CPUs whose own group this is
     bool imbalance = false;  // sgc->imbalance: affinity kept a lower level from balancing
@@ -107,7 +109,6 @@ struct CpuLbState {
     // entry with a few stores (cfs_tasks() copies it out).
     TaskId tasks_front = kNoTask;
     TaskId tasks_back = kNoTask;  // the kernel's list head: the most recent
-    int delayed_in_list = 0;      // entries kept while their task sleeps as a delayed entity
 };
 
 // A task's entry in rq->cfs_tasks: one record per task, so that moving it
@@ -165,6 +166,12 @@ struct LoadBalanceState {
 
 // cpu's rq->cfs_tasks, front (least recent) first: for tests and reports.
 std::vector<TaskId> cfs_tasks(const LoadBalanceState& lb, CpuId cpu);
+
+// Checks cpu's list: linked both ways, every task queued on cpu in it, and
+// no entry of a task not queued there but for a delayed entity whose
+// dequeue is in cfs.delayed_dequeued (the entries the next pick or prune
+// drops). On failure returns false and says why.
+bool check_cfs_tasks(const SchedState& s, const LoadBalanceState& lb, CpuId cpu, std::string* why);
 
 // Builds the balancer's state for s's machine and domains: intervals and
 // newidle statistics as sd_init() sets them, group facts, an empty nohz mask.
@@ -398,10 +405,7 @@ inline void cfs_tasks_link_head(LoadBalanceState& lb, CpuLbState& c, TaskId p, C
         return;
     CpuLbState& c = lb.cpu(e.cpu);
     cfs_tasks_unlink(lb, c, e);
-    if (e.delayed) {
-        e.delayed = false;
-        --c.delayed_in_list;
-    }
+    e.delayed = false;
     e.cpu = kNoCpu;
 }
 
@@ -410,10 +414,7 @@ inline void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu)
     CfsTasksLink& e = lb.link(p);
     CpuLbState& c = lb.cpu(cpu);
     if (e.cpu == cpu && c.tasks_back == p) {
-        if (e.delayed) {
-            e.delayed = false;
-            --c.delayed_in_list;
-        }
+        e.delayed = false;
         return;
     }
     list_remove(lb, p);
@@ -421,8 +422,9 @@ inline void list_add_head(LoadBalanceState& lb, TaskId p, CpuId cpu)
     e.cpu = cpu;
 }
 
-// The entries of delayed tasks that a pick on cpu dequeued (lb_state.cpp).
-void lb_drop_dequeued_delayed(const SchedState& s, LoadBalanceState& lb, CpuId cpu);
+// Drops the entries of delayed tasks whose dequeue was finished since the
+// last pick on cpu (cfs.delayed_dequeued) and forgets them (lb_state.cpp).
+void lb_drop_dequeued_delayed(SchedState& s, LoadBalanceState& lb, CpuId cpu);
 
 // p was enqueued on p.cpu (wakeup, fork); a task woken while still queued
 // as a delayed entity (ttwu_runnable) keeps its place in the list.
@@ -433,7 +435,6 @@ inline void lb_task_enqueued(const SchedState& s, LoadBalanceState& lb, TaskId p
     if (e.cpu == t.cpu && e.delayed) {
         // Woken in place: it never left the list.
         e.delayed = false;
-        --lb.cpu(t.cpu).delayed_in_list;
     } else {
         list_add_head(lb, p, t.cpu);
     }
@@ -451,17 +452,15 @@ inline void lb_task_dequeued(LoadBalanceState& lb, TaskId p, CpuId cpu, bool del
         return;
     }
     CfsTasksLink& e = lb.link(p);
-    if (e.cpu == cpu && !e.delayed) {
+    if (e.cpu == cpu)
         e.delayed = true;
-        ++lb.cpu(cpu).delayed_in_list;
-    }
 }
 
 // cpu switched to p (kNoTask: to idle, or kept its task); drops the entries
-// of delayed tasks the pick dequeued.
-inline void lb_task_picked(const SchedState& s, LoadBalanceState& lb, CpuId cpu, TaskId p)
+// of delayed tasks the pick (or anything since the last pick) dequeued.
+inline void lb_task_picked(SchedState& s, LoadBalanceState& lb, CpuId cpu, TaskId p)
 {
-    if (lb.cpu(cpu).delayed_in_list)
+    if (!s.rq(cpu).cfs.delayed_dequeued.empty())
         lb_drop_dequeued_delayed(s, lb, cpu);
     // set_next_task_fair(): the picked task goes to the head.
     if (p != kNoTask && s.task(p).se.on_rq)

@@ -122,7 +122,7 @@ WakeupGroupStats update_sg_wakeup_stats(const SchedState& s, int sd, int group, 
     // Asym: assume p fits nowhere in the group until a CPU proves otherwise.
     st.misfit = asym;
     bool overutilized = false;
-    g.span.for_each([&](CpuId i) {
+    g.span.for_each_fixed([&](CpuId i) {
         const Rq& rq = s.rq(i);
         // p is accounted on its own CPU until it moves: remove it there, so
         // the comparison is of where p would go, not where it was.

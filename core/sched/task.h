@@ -27,6 +27,18 @@ enum class TaskState {
     Dead,
 };
 
+// se->run_node: the entity's links in its runqueue's EEVDF tree and the
+// values the tree keeps of the entity's subtree (sched/eevdf_tree.h).
+// Meaningful only while the entity is in a tree.
+struct RunNode {
+    TaskId child[2] = {kNoTask, kNoTask};  // [0] left (earlier deadlines), [1] right
+    TaskId parent = kNoTask;
+    bool red = false;
+    std::int64_t min_vruntime = 0;
+    std::uint64_t min_slice = 0;
+    std::uint64_t max_slice = 0;
+};
+
 // struct sched_entity, flat (no cgroups): the EEVDF state.
 struct SchedEntity {
     std::int64_t vruntime = 0;
@@ -46,6 +58,7 @@ struct SchedEntity {
     // UTIL_AVG_UNCHANGED: no PELT period has ended since util_est was last
     // updated, so the next dequeue has no new sample to learn from.
     bool util_avg_unchanged = false;
+    RunNode run_node;
 };
 
 struct Task {

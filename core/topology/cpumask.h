@@ -84,6 +84,31 @@ public:
             visit(cpu);
     }
 
+    // Visits the CPUs set in both this mask and `other`, in increasing order,
+    // as the kernel's for_each_cpu_and() does: the statistics scans of the
+    // balancer and the slow path, over a group's span and the CPUs still
+    // considered. A word at a time, each CPU found by its bit, instead of a
+    // next() and a test() per CPU. The masks are read before the visits:
+    // `visit` must not change them.
+    template <typename F>
+    void for_each_and(const CpuMask& other, F&& visit) const
+    {
+        const std::size_t n = words_.size() < other.words_.size() ? words_.size() : other.words_.size();
+        for (std::size_t w = 0; w < n; ++w) {
+            for (std::uint64_t bits = words_[w] & other.words_[w]; bits != 0; bits &= bits - 1)
+                visit(static_cast<CpuId>(w * 64) + std::countr_zero(bits));
+        }
+    }
+    // for_each() a word at a time, with the same condition on `visit`.
+    template <typename F>
+    void for_each_fixed(F&& visit) const
+    {
+        for (std::size_t w = 0; w < words_.size(); ++w) {
+            for (std::uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
+                visit(static_cast<CpuId>(w * 64) + std::countr_zero(bits));
+        }
+    }
+
     // Visits the set CPUs in increasing order starting at `start` (inclusive)
     // and wrapping around to 0, like the kernel's for_each_cpu_wrap().
     template <typename F>

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sched/eevdf_tree.h"
 #include "sched/sched_state.h"
 #include "topology/sched_domains.h"
 #include "topology/synthetic.h"
@@ -699,7 +700,7 @@ TEST(EevdfMigration, CurrTakenOffAndBackKeepsItsRequest)
     EXPECT_EQ(r.cfs().h_nr_queued, 2u);
     EXPECT_EQ(r.cfs().h_nr_runnable, 2u);
     EXPECT_EQ(r.s.rq(0).nr_running, 2u);
-    EXPECT_THAT(r.cfs().queue, ::testing::ElementsAre(b));
+    EXPECT_THAT(timeline_in_order(r.s.tasks, r.cfs().tasks_timeline), ::testing::ElementsAre(b));
     r.expect_consistent(0);
 }
 
@@ -847,7 +848,7 @@ TEST(EevdfInvariants, HoldAfterRandomOperations)
             break;
         }
         case 4: {  // the balancer moves a waiting task
-            for (TaskId id : std::vector<TaskId>(r.s.rq(cpu).cfs.queue)) {
+            for (TaskId id : timeline_in_order(r.s.tasks, r.s.rq(cpu).cfs.tasks_timeline)) {
                 if (!r.s.task(id).se.sched_delayed) {
                     move_queued_task_fair(r.s, id, 1 - cpu);
                     if (r.s.rq(1 - cpu).curr == kNoTask)

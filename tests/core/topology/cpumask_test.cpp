@@ -55,6 +55,27 @@ TEST(CpuMask, WrapIterationStartsAtTheGivenCpu)
     EXPECT_THAT(order, ElementsAre(3, 5, 7, 1));
 }
 
+// for_each_cpu_and() and the word-at-a-time walk visit what for_each()
+// with a test() visits, in the same order, across word boundaries.
+TEST(CpuMask, WordWalksVisitWhatForEachVisits)
+{
+    const CpuMask span = CpuMask::of(200, {0, 5, 63, 64, 65, 127, 128, 190, 199});
+    CpuMask considered = CpuMask::range(200, 0, 199);
+    considered.reset(5);
+    considered.reset(128);
+    std::vector<CpuId> expected, both, all, all_expected;
+    span.for_each([&](CpuId c) {
+        all_expected.push_back(c);
+        if (considered.test(c))
+            expected.push_back(c);
+    });
+    span.for_each_and(considered, [&](CpuId c) { both.push_back(c); });
+    span.for_each_fixed([&](CpuId c) { all.push_back(c); });
+    EXPECT_THAT(both, ElementsAre(0, 63, 64, 65, 127, 190, 199));
+    EXPECT_EQ(both, expected);
+    EXPECT_EQ(all, all_expected);
+}
+
 TEST(CpuMask, SetAlgebraAcrossWordBoundaries)
 {
     CpuMask a = CpuMask::range(200, 60, 130);
