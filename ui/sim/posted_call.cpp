@@ -18,11 +18,7 @@ public:
         static const auto t = static_cast<QEvent::Type>(QEvent::registerEventType());
         return t;
     }
-    void run()
-    {
-        handoff_acquire(this);
-        call_();
-    }
+    void run() { call_(); }
 
 private:
     std::function<void()> call_;
@@ -32,6 +28,7 @@ private:
 
 bool CallReceiver::event(QEvent* e)
 {
+    handoff_acquire(e);  // before the first read of it: its type
     if (e->type() != PostedCall::type())
         return QObject::event(e);
     static_cast<PostedCall*>(e)->run();
