@@ -26,7 +26,7 @@ _wakesim_options()
         run) echo "--scenario --case --topology --workload --policy --seed --features --json --record" \
                   "--trace --trace-limit --time-limit --check" ;;
         compare) echo "--scenario --topology --workload --policies --runs --seed --features --jobs --json --csv" ;;
-        bench) echo "--quick --record --repeat" ;;
+        bench) echo "--quick --record --repeat --only" ;;
         validate) echo "--case --quick --runs --jobs --json --markdown" ;;
         "policy new") echo "--hook --dir" ;;
         "trace import") echo "--topology --sysfs --lscpu --comm --pid --clock --json" ;;
