@@ -8,18 +8,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "io/input_error.h"
-#include "io/input_file.h"
 #include "io/machine_file_text.h"
+#include "io/output_file.h"
 
 namespace wb {
 
@@ -371,28 +368,7 @@ std::string machine_to_json(const Machine& machine)
 
 void save_machine_file(const Machine& machine, const std::string& path)
 {
-    const std::string text = to_machine_file(machine, path);
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw InputError(Diagnostic{path, 0, 0, "", "cannot write: " + errno_text()});
-        out << text;
-        out.flush();
-        if (!out) {
-            const std::string why = errno_text();
-            std::error_code ignored;
-            std::filesystem::remove(temporary, ignored);
-            throw InputError(Diagnostic{path, 0, 0, "", "cannot write: " + why});
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        throw InputError(Diagnostic{path, 0, 0, "", "cannot write: " + ec.message()});
-    }
+    write_output_file(path, to_machine_file(machine, path));
 }
 
 }  // namespace wb
