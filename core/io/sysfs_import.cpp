@@ -250,7 +250,10 @@ void SysfsTree::check_groups(std::map<CpuId, MaskFact>& masks, const char* what)
     for (auto& [cpu, f] : masks)
         f.mask &= online_;
     std::set<CpuId> reported;
-    for (const auto& [cpu, f] : masks) {
+    for (const auto& entry : masks) {
+        // Named, not bound: clang before 16 cannot capture a structured binding.
+        const CpuId cpu = entry.first;
+        const MaskFact& f = entry.second;
         if (!f.mask.test(cpu)) {
             Diagnostic d = f.where;
             d.message = "expected the list to include CPU " + std::to_string(cpu) + " itself, found \"" +
