@@ -204,6 +204,11 @@ std::vector<Column> LscpuFile::read_header(const std::vector<std::string_view>& 
     const int line = static_cast<int>(*header + 1);
     if (std::count_if(columns.begin(), columns.end(), [](const Column& c) { return c.kind == Col::Cpu; }) != 1)
         fail(line, 1, "expected exactly one CPU column among the names in \"" + std::string(h) + "\"");
+    for (const Column& c : columns)
+        for (const std::string& name : c.caches)
+            if (!is_cache_name(name))
+                fail(line, c.column,
+                     "expected cache names such as L1d, L1i, L2 or L3 joined by ':', found \"" + c.header + "\"");
     refuse_repeated_columns(columns, line);
     return columns;
 }

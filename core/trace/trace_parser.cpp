@@ -515,8 +515,8 @@ ParsedTrace parse_trace(std::string_view text, const std::string& label)
     out.lines = line_no;
     if (!problems.empty())
         throw InputError(std::move(problems));
-    if (!format)
-        throw InputError(Diagnostic{label, 0, 0, "",
+    if (!format)  // placed at the end of the text, where the search for an event line ended
+        throw InputError(Diagnostic{label, std::max(1, line_no), 0, "",
                                     "expected a trace: the text of /sys/kernel/tracing/trace, trace-cmd report or "
                                     "perf script, with sched_waking, sched_wakeup, sched_wakeup_new, sched_switch "
                                     "and sched_migrate_task events; found no event line"});

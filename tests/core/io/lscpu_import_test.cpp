@@ -246,5 +246,18 @@ TEST(LscpuImport, TextWithNoDataNamesItsLastLine)
     }
 }
 
+TEST(LscpuImport, AnEmptyCacheNameIsRejected)
+{
+    // Found by the lscpu fuzz target: "L1d:L2:" named a cache "", whose last
+    // letter was read past its start.
+    try {
+        import_lscpu_text("# CPU,Core,L1d:L2:\n0,0,0:0:0\n", "listing");
+        FAIL() << "an empty cache name was accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.diagnostics()[0].to_string(),
+                  "listing:1:12: expected cache names such as L1d, L1i, L2 or L3 joined by ':', found \"L1d:L2:\"");
+    }
+}
+
 }  // namespace
 }  // namespace wb

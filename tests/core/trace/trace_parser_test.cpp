@@ -185,5 +185,18 @@ TEST(TraceParser, SomethingElseIsAnInputError)
     }
 }
 
+TEST(TraceParser, TextWithoutEventsIsPlacedAtItsEnd)
+{
+    // Found by the trace fuzz target: the error named no line at all.
+    for (const auto& [text, where] : {std::pair{"", "empty.txt:1: "}, {"# a note\n#\n", "empty.txt:2: "}}) {
+        try {
+            parse_trace(text, "empty.txt");
+            FAIL() << "expected an InputError";
+        } catch (const InputError& e) {
+            EXPECT_THAT(e.what(), HasSubstr(std::string(where) + "expected a trace")) << e.what();
+        }
+    }
+}
+
 }  // namespace
 }  // namespace wb
