@@ -339,7 +339,10 @@ std::optional<TraceEvent> lost_marker(std::string_view line)
 {
     TraceEvent ev;
     ev.kind = TraceEventKind::LostEvents;
+    // The first digits at or after `at`; none when `at` is npos (a word not found).
     auto digits_after = [&](std::size_t at) {
+        if (at >= line.size())
+            return std::string_view();
         while (at < line.size() && !is_digit(line[at]))
             ++at;
         std::size_t end = at;

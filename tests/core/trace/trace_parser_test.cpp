@@ -198,5 +198,15 @@ TEST(TraceParser, TextWithoutEventsIsPlacedAtItsEnd)
     }
 }
 
+TEST(TraceParser, APerfLostRecordWithoutItsCountIsNoCrash)
+{
+    // Found by the trace fuzz target: "PERF_RECORD_LOST" without "lost" after
+    // it looked for the count at npos, and substr() threw out_of_range.
+    const ParsedTrace t = parse_trace("# PERF_RECORD_LOST\n" + std::string(kTracefs), "perf.txt");
+    ASSERT_FALSE(t.events.empty());
+    EXPECT_EQ(t.events[0].kind, TraceEventKind::LostEvents);
+    EXPECT_EQ(t.events[0].lost, 0u);
+}
+
 }  // namespace
 }  // namespace wb
