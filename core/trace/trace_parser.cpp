@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <optional>
 
 #include "io/input_error.h"
@@ -314,22 +315,27 @@ void parse_fields(TraceEvent& ev, std::string_view f, std::size_t base)
     ev.target_column = static_cast<int>(base + at + 4) + 1;
 }
 
-std::int64_t stamp_value(std::string_view s, bool* in_ns)
+// A stamp's value: ns for "seconds.fraction", else the count as written.
+// Nothing when it does not fit in 64 bits (a ns clock past 292 years).
+std::optional<std::int64_t> stamp_value(std::string_view s, bool* in_ns)
 {
     const std::size_t dot = s.find('.');
     if (dot == std::string_view::npos) {
         *in_ns = false;
-        return number<std::int64_t>(s).value_or(0);
+        return number<std::int64_t>(s);
     }
     *in_ns = true;
-    const std::int64_t secs = number<std::int64_t>(s.substr(0, dot)).value_or(0);
+    constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+    const std::optional<std::int64_t> secs = number<std::int64_t>(s.substr(0, dot));
+    if (!secs || *secs > INT64_MAX / kNsPerSecond - 1)
+        return std::nullopt;
     std::string_view frac = s.substr(dot + 1);
     if (frac.size() > 9)
         frac = frac.substr(0, 9);
     std::int64_t ns = number<std::int64_t>(frac).value_or(0);
     for (std::size_t i = frac.size(); i < 9; ++i)
         ns *= 10;
-    return secs * 1'000'000'000 + ns;
+    return *secs * kNsPerSecond + ns;
 }
 
 // "CPU:1 [LOST 123 EVENTS]" (tracefs), "CPU:1 [123 EVENTS DROPPED]"
@@ -470,7 +476,14 @@ ParsedTrace parse_trace(std::string_view text, const std::string& label)
         ev.cpu = parts->cpu;
         ev.cpu_column = static_cast<int>(parts->cpu_col) + 2;
         bool in_ns = true;
-        ev.ts = stamp_value(parts->stamp, &in_ns);
+        const std::optional<std::int64_t> ts = stamp_value(parts->stamp, &in_ns);
+        if (!ts) {
+            problems.push_back({label, line_no, static_cast<int>(parts->stamp_col) + 1, "",
+                                "expected a stamp within the range of a 64-bit count (at most 9223372035 s), found '" +
+                                    std::string(parts->stamp) + "'"});
+            continue;
+        }
+        ev.ts = *ts;
         if (!stamps_known) {
             out.stamps_in_ns = in_ns;
             stamps_known = true;

@@ -208,5 +208,23 @@ TEST(TraceParser, APerfLostRecordWithoutItsCountIsNoCrash)
     EXPECT_EQ(t.events[0].lost, 0u);
 }
 
+TEST(TraceParser, AStampBeyond64BitsIsAnInputErrorAtItsColumn)
+{
+    // Found by the trace fuzz target: 444444444441611 s overflowed the ns
+    // conversion (UBSan), and a count past 64 bits was read as 0.
+    for (const char* stamp : {"444444444441611.218949", "99999999999999999999"}) {
+        const std::string line = std::string("      sched-pipe-19850   [000] d..3.  ") + stamp +
+                                 ": sched_waking: comm=sched-pipe pid=19849 prio=120 target_cpu=001\n";
+        try {
+            parse_trace(line, "big.txt");
+            FAIL() << "expected an InputError";
+        } catch (const InputError& e) {
+            EXPECT_THAT(e.what(), HasSubstr(std::string("big.txt:1:39: expected a stamp within the range of a 64-bit "
+                                                        "count (at most 9223372035 s), found '") +
+                                            stamp + "'"));
+        }
+    }
+}
+
 }  // namespace
 }  // namespace wb
