@@ -76,13 +76,11 @@ std::vector<int> numbered_entries(const fs::path& dir, std::string_view prefix, 
         if (!id)
             continue;
         const bool directory = it->is_directory(ec);
-        if (ec && !is_absence(ec)) {
+        if (ec && !is_absence(ec))
             cannot_follow(it->path());
-            ec.clear();
-        } else if (directory) {
+        else if (directory)
             ids.push_back(*id);
-        }
-        ec.clear();
+        ec.clear();  // for the iterator's own next step
     }
     std::sort(ids.begin(), ids.end());
     return ids;

@@ -255,9 +255,8 @@ public:
             started += t.start ? t.instances : 0;
         if (started > kMaxJsonWorkloadTasks)
             fail("/tasks", "the tasks that start add up to " + std::to_string(started) +
-                               " instances; a json workload "
-                               "starts at most " +
-                               std::to_string(kMaxJsonWorkloadTasks) + " tasks (docs/reliability.md)");
+                               " instances; a json workload starts at most " + std::to_string(kMaxJsonWorkloadTasks) +
+                               " tasks (docs/reliability.md)");
     }
 
     static std::string fork_pointer(std::size_t task, std::size_t phase)
