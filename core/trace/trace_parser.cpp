@@ -230,6 +230,20 @@ int need_pid(const KeyValues& kv, std::string_view key, std::size_t base, std::s
     return pid_value(v, col, "after " + std::string(key) + "=");
 }
 
+// The pid of a task an event wakes or moves: never the idle task, pid 0,
+// which the kernel neither wakes nor migrates.
+constexpr const char* kNotIdle = ": expected the pid of a task, not of the idle task (0), which is never woken or moved";
+
+int need_task_pid(const KeyValues& kv, std::string_view key, std::size_t base, std::string_view event)
+{
+    std::size_t col = 0;
+    const std::string_view v = need(kv, key, base, &col, event);
+    const int pid = pid_value(v, col, "after " + std::string(key) + "=");
+    if (pid == 0)
+        throw LineError{col, std::string(key) + "=0" + kNotIdle};
+    return pid;
+}
+
 int need_cpu(const KeyValues& kv, std::string_view key, std::size_t base, std::string_view event, int* column)
 {
     std::size_t col = 0;
@@ -294,7 +308,7 @@ void parse_fields(TraceEvent& ev, std::string_view f, std::size_t base)
     }
     if (ev.kind == TraceEventKind::SchedMigrateTask) {
         ev.comm = std::string(need(kv, "comm", base, &col, event));
-        ev.pid = need_pid(kv, "pid", base, event);
+        ev.pid = need_task_pid(kv, "pid", base, event);
         ev.orig_cpu = need_cpu(kv, "orig_cpu", base, event, &ev.orig_column);
         ev.dest_cpu = need_cpu(kv, "dest_cpu", base, event, &ev.dest_column);
         return;
@@ -302,7 +316,7 @@ void parse_fields(TraceEvent& ev, std::string_view f, std::size_t base)
     // sched_waking, sched_wakeup, sched_wakeup_new
     if (kv.get("pid")) {
         ev.comm = std::string(need(kv, "comm", base, &col, event));
-        ev.pid = need_pid(kv, "pid", base, event);
+        ev.pid = need_task_pid(kv, "pid", base, event);
         ev.target_cpu = need_cpu(kv, "target_cpu", base, event, &ev.target_column);
         return;
     }
@@ -311,6 +325,8 @@ void parse_fields(TraceEvent& ev, std::string_view f, std::size_t base)
     if (at == std::string_view::npos)
         throw LineError{base, "expected comm=... pid=... target_cpu=... or 'comm:pid [prio] CPU:N'"};
     comm_pid_prio(trim(f.substr(0, at)), base, ev.comm, ev.pid);
+    if (ev.pid == 0)
+        throw LineError{base, std::string("the woken task") + kNotIdle};
     ev.target_cpu = cpu_value(f.substr(at + 4), base + at + 4, "CPU:");
     ev.target_column = static_cast<int>(base + at + 4) + 1;
 }

@@ -226,5 +226,26 @@ TEST(TraceParser, AStampBeyond64BitsIsAnInputErrorAtItsColumn)
     }
 }
 
+TEST(TraceParser, TheIdleTaskIsNeverWokenOrMoved)
+{
+    // Found by the trace fuzz target: a sched_waking of pid 0 reached the
+    // trace state as the idle task's index, -1, and indexed its tasks with it.
+    for (const char* fields : {"sched_waking: comm=x pid=0 prio=120 target_cpu=001",
+                               "sched_migrate_task: comm=x pid=0 prio=120 orig_cpu=0 dest_cpu=1"}) {
+        try {
+            parse_trace(std::string("      sched-pipe-19850   [000] d..3.  1609.218949: ") + fields + "\n", "t.txt");
+            FAIL() << "expected an InputError for " << fields;
+        } catch (const InputError& e) {
+            EXPECT_THAT(e.what(), HasSubstr("pid=0: expected the pid of a task, not of the idle task (0)")) << fields;
+        }
+    }
+    try {
+        parse_trace("cpus=2\n  <idle>-0 [001]  1609.207408: sched_wakeup:  swapper/1:0 [120] CPU:001\n", "t.txt");
+        FAIL() << "expected an InputError";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("t.txt:2:47: the woken task: expected the pid of a task, not of the idle task"));
+    }
+}
+
 }  // namespace
 }  // namespace wb
