@@ -6,7 +6,7 @@ WERROR ?= OFF
 BUILD_DIR := build/$(PRESET)
 SCENARIO ?= resources/scenarios/altra-pipe-side-by-side.json
 
-.PHONY: all deps configure build run test asan-test package package-check clean
+.PHONY: all deps configure build run test asan-test package package-check clean fuzz-build fuzz fuzz-smoke fuzz-replay
 
 all: build
 
@@ -41,6 +41,28 @@ package: configure
 package-check: package
 	@./scripts/install-deps --package-checks
 	tests/package/check_package.sh "$$(ls -t $(BUILD_DIR)/wakebench_*.deb | head -1)" .
+
+# Fuzzing (docs/reliability.md): the readers' libFuzzer targets, built by
+# the fuzz preset (clang, ASan + UBSan) and run one after another.
+# fuzz: FUZZ_SECONDS each (FUZZ_TARGETS="a b" for some only); fuzz-replay:
+# the committed seeds and reproducers once; fuzz-smoke: both, 15 s a target
+# (what CI runs).
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 15
+
+fuzz-build:
+	@./scripts/install-deps --fuzz
+	@test -f build/fuzz/build.ninja || cmake --preset fuzz
+	cmake --build --preset fuzz
+
+fuzz: fuzz-build
+	fuzz/run $(FUZZ_SECONDS)
+
+fuzz-replay: fuzz-build
+	fuzz/run --replay
+
+fuzz-smoke: fuzz-replay
+	fuzz/run $(FUZZ_SMOKE_SECONDS)
 
 clean:
 	rm -rf build

@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "io/comparison_json.h"
+#include "io/output_file.h"
 #include "io/scenario_json.h"
 #include "io/topology_library.h"
 #include "metrics/comparison.h"
@@ -80,6 +81,7 @@ int compare_command(const std::vector<std::string>& argv)
         scenario = load_scenario_file(*path);
         machine_spec = scenario_machine_spec(scenario, *path);
     }
+    const bool machine_from_scenario = args.has("scenario") && !args.has("topology");
     if (auto topology = args.get("topology"))
         machine_spec = *topology;
     if (args.has("workload")) {
@@ -123,13 +125,17 @@ int compare_command(const std::vector<std::string>& argv)
     if (auto path = args.get("csv"); path && !(csv_out = std::ofstream(*path)))
         throw UsageError("compare: --csv '" + *path + "': cannot write this file");
 
-    const Machine machine = resolve_machine(machine_spec);
+    const Machine machine = machine_from_scenario ? resolve_scenario_machine(scenario, *args.get("scenario"))
+                                                  : resolve_machine(machine_spec);
     const Comparison comparison = *run_comparison(machine, scenario, jobs);
     std::cout << "machine " << machine.name << "\n" << format_comparison(comparison);
     if (json_out.is_open())
         json_out << comparison_to_json(comparison, machine.name);
     if (csv_out.is_open())
         csv_out << comparison_to_csv(comparison);
+    for (auto [out, option] : {std::pair{&json_out, "json"}, {&csv_out, "csv"}})
+        if (out->is_open())
+            finish_output(*out, *args.get(option));
     return 0;
 }
 

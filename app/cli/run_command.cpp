@@ -9,13 +9,14 @@
 #include "engine/simulator.h"
 #include "io/ftrace_text_writer.h"
 #include "io/input_error.h"
-#include "io/trace_event_json_writer.h"
-#include "session/trace_export.h"
+#include "io/output_file.h"
 #include "io/results_json.h"
 #include "io/scenario_json.h"
 #include "io/topology_library.h"
+#include "io/trace_event_json_writer.h"
 #include "metrics/run_summary.h"
 #include "policies/registry.h"
+#include "session/trace_export.h"
 #include "workload/workload_spec.h"
 
 namespace wb::cli {
@@ -74,10 +75,13 @@ int run_command(const std::vector<std::string>& argv)
     std::string policy = args.get("policy").value_or("baseline");
     std::string feature_list = args.get("features").value_or("");
     std::uint64_t seed = 1;
+    std::optional<Scenario> machine_from;  // the scenario, when it names the machine
     if (auto path = args.get("scenario")) {
         const Scenario scenario = load_scenario_file(*path);
-        if (machine_spec.empty())
+        if (machine_spec.empty()) {
             machine_spec = scenario_machine_spec(scenario, *path);
+            machine_from = scenario;
+        }
         if (workload_spec.empty()) {
             const std::string wanted = args.get("case").value_or(scenario.cases.front().label);
             std::string labels;
@@ -129,7 +133,8 @@ int run_command(const std::vector<std::string>& argv)
                              "': expected a count of events such as 1000000 or a duration such as 500ms or 2s");
     }
 
-    Machine machine = resolve_machine(machine_spec);
+    Machine machine =
+        machine_from ? resolve_scenario_machine(*machine_from, *args.get("scenario")) : resolve_machine(machine_spec);
     std::unique_ptr<Workload> workload = make_workload(workload_spec);
     std::ofstream json_out, record_out, trace_out;
     if (auto path = args.get("json"))
@@ -173,6 +178,9 @@ int run_command(const std::vector<std::string>& argv)
         json_out << run_result_to_json(info, finished, elapsed, sim.workload().ops(), sim.workload().headline(elapsed),
                                        sim.metrics());
     }
+    for (auto [out, option] : {std::pair{&json_out, "json"}, {&record_out, "record"}, {&trace_out, "trace"}})
+        if (out->is_open())
+            finish_output(*out, *args.get(option));
     return 0;
 }
 

@@ -10,10 +10,11 @@
 #include "cli/trace_options.h"
 #include "cli/trace_workload_command.h"
 #include "io/input_error.h"
+#include "io/output_file.h"
 #include "io/trace_input.h"
-#include "policies/registry.h"
 #include "io/trace_replay_json.h"
 #include "io/trace_report_json.h"
+#include "policies/registry.h"
 #include "topology/cpumask.h"
 #include "trace/trace_clock.h"
 #include "trace/trace_parser.h"
@@ -102,6 +103,8 @@ int import(const std::vector<std::string>& argv)
     std::cout << format_trace_report(report, trace, clock, filter);
     if (json_out.is_open())
         json_out << trace_report_to_json({path, machine.name, clock}, trace, report, filter);
+    if (json_out.is_open())
+        finish_output(json_out, *args.get("json"));
     return 0;
 }
 
@@ -150,6 +153,9 @@ int replay(const std::vector<std::string>& argv)
     std::cout << format_replay(result, options);
     if (json_out.is_open())
         json_out << replay_result_to_json({path, machine.name, ""}, result);
+    for (auto [out, option] : {std::pair{&json_out, "json"}, {&record_out, "record"}})
+        if (out->is_open())
+            finish_output(*out, *args.get(option));
     return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "io/input_error.h"
+#include "io/output_file.h"
 #include "validation/validation_case.h"
 #include "validation/validation_run.h"
 
@@ -92,6 +93,9 @@ int validate_command(const std::vector<std::string>& argv)
         json_out << validation_results_to_json(results);
     if (markdown_out.is_open())
         markdown_out << validation_results_to_markdown(results);
+    for (auto [out, option] : {std::pair{&json_out, "json"}, {&markdown_out, "markdown"}})
+        if (out->is_open())
+            finish_output(*out, *args.get(option));
     std::cout << (outside ? std::to_string(outside) + " figure(s) outside their tolerance\n"
                           : "every figure within its tolerance\n");
     return outside ? 1 : 0;

@@ -181,10 +181,26 @@ std::string pointer_append(std::string_view pointer, std::size_t index)
 JsonLocator::JsonLocator(std::string_view text) : text_(text)
 {
     line_starts_.push_back(0);
-    for (std::size_t i = 0; i < text_.size(); ++i)
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < text_.size(); ++i) {
+        if (i % kBlock == 0)
+            block_chars_.push_back(chars);
         if (text_[i] == '\n')
             line_starts_.push_back(i + 1);
+        chars += is_continuation_byte(text_[i]) ? 0 : 1;
+    }
     index();
+}
+
+std::size_t JsonLocator::chars_before(std::size_t offset) const
+{
+    if (offset == 0)
+        return 0;
+    const std::size_t block = (offset - 1) / kBlock;
+    std::size_t chars = block_chars_[block];
+    for (std::size_t i = block * kBlock; i < offset; ++i)
+        chars += is_continuation_byte(text_[i]) ? 0 : 1;
+    return chars;
 }
 
 // One pass over the text with an explicit stack (no recursion, so a deeply
@@ -305,7 +321,13 @@ TextPosition JsonLocator::position(std::size_t offset) const
     offset = std::min(offset, text_.size());
     auto after = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
     const auto line = static_cast<std::size_t>(after - line_starts_.begin());  // 1-based
-    return column_in_line(text_, line_starts_[line - 1], static_cast<int>(line), offset);
+    const std::size_t line_start = line_starts_[line - 1];
+    // As column_in_line() counts: characters from the line's start, a BOM
+    // (one character of three bytes) not among them.
+    std::size_t column = chars_before(offset) - chars_before(line_start) + 1;
+    if (line_start == 0 && std::string_view(text_).starts_with(kBom) && offset >= kBom.size())
+        --column;
+    return {static_cast<int>(line), static_cast<int>(column)};
 }
 
 const JsonLocator::Entry* JsonLocator::find_or_ancestor(std::string_view pointer) const

@@ -76,8 +76,15 @@ private:
     const Entry* find_or_ancestor(std::string_view pointer) const;
     TextPosition position(std::size_t offset) const;
 
+    // Characters (not bytes) before each block of kBlock bytes, so that a
+    // column on a long line (a minified file is one line) costs a block's
+    // scan, not the whole line's: locating every value stays linear.
+    static constexpr std::size_t kBlock = 4096;
+    std::size_t chars_before(std::size_t offset) const;
+
     std::string text_;
     std::vector<std::size_t> line_starts_;
+    std::vector<std::size_t> block_chars_;
     std::unordered_map<std::string, Entry> entries_;
     std::vector<Duplicate> duplicates_;
 };

@@ -17,7 +17,14 @@ namespace wb {
 
 class JsonProblems {
 public:
-    JsonProblems(std::string_view text, std::string file) : locator_(text), file_(std::move(file)) {}
+    // A key given twice in one object is a problem of every format: the
+    // parser keeps one of the two silently, which the writer did not mean.
+    JsonProblems(std::string_view text, std::string file) : locator_(text), file_(std::move(file))
+    {
+        for (const JsonLocator::Duplicate& d : locator_.duplicates())
+            list_.push_back(
+                {file_, d.key.line, d.key.column, d.pointer, "duplicate key: a key may appear only once in an object"});
+    }
 
     void add(const std::string& pointer, std::string message)
     {

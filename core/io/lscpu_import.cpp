@@ -7,7 +7,6 @@
 #include <cctype>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -25,6 +24,7 @@ struct Column {
     Col kind = Col::Other;
     std::vector<std::string> caches;  // Cache: the names its ids are given for, in order
     std::string header;               // as the header spells it
+    int column = 0;                   // 1-based, in the header line
 };
 
 // One comma-separated field with its 1-based column in the line.
@@ -33,13 +33,13 @@ struct Field {
     int column = 0;
 };
 
-std::vector<Field> split_fields(const std::string& line, int first_column, char separator = ',')
+std::vector<Field> split_fields(std::string_view line, int first_column, char separator = ',')
 {
     std::vector<Field> out;
     std::size_t start = 0;
     while (true) {
         std::size_t comma = line.find(separator, start);
-        std::string text = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        std::string text(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
         while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
             text.pop_back();
         std::size_t lead = 0;
@@ -74,6 +74,7 @@ Column classify(const Field& f)
 {
     Column c;
     c.header = f.text;
+    c.column = f.column;
     const std::string name = lower(f.text);
     if (f.text.empty())
         c.kind = Col::Spacer;
@@ -122,7 +123,7 @@ struct Row {
 class LscpuFile {
 public:
     explicit LscpuFile(std::string path) : path_(std::move(path)) {}
-    ImportResult run();
+    ImportResult run(std::string_view text);
 
 private:
     void error(int line, int column, std::string message)
@@ -139,8 +140,9 @@ private:
         throw InputError(Diagnostic{path_, line, column, {}, std::move(message)});
     }
     Cell number(const Field& f, int line, const char* what);
-    std::vector<Column> read_header(const std::vector<std::string>& lines, std::size_t& first_data);
-    std::vector<Row> read_rows(const std::vector<std::string>& lines, std::size_t first_data,
+    std::vector<Column> read_header(const std::vector<std::string_view>& lines, std::size_t& first_data);
+    void refuse_repeated_columns(const std::vector<Column>& columns, int line);
+    std::vector<Row> read_rows(const std::vector<std::string_view>& lines, std::size_t first_data,
                                const std::vector<Column>& columns);
     // Whether every row has `cell` (true), none has it (false: fall back), or
     // some lack it (an error against each of those).
@@ -167,7 +169,7 @@ Cell LscpuFile::number(const Field& f, int line, const char* what)
     return c;
 }
 
-std::vector<Column> LscpuFile::read_header(const std::vector<std::string>& lines, std::size_t& first_data)
+std::vector<Column> LscpuFile::read_header(const std::vector<std::string_view>& lines, std::size_t& first_data)
 {
     // lscpu prints three lines of prose, then the column names, then the data:
     // the names are the last comment before the first data line.
@@ -185,13 +187,14 @@ std::vector<Column> LscpuFile::read_header(const std::vector<std::string>& lines
         break;
     }
     if (first_data == lines.size())
-        fail(0, 0, "expected lscpu -p output: data lines, one per CPU, after a '# CPU,Core,...' header; found none");
+        fail(static_cast<int>(std::max<std::size_t>(1, lines.size())), 0,
+             "expected lscpu -p output: data lines, one per CPU, after a '# CPU,Core,...' header; found none");
     if (!header)
         fail(static_cast<int>(first_data + 1), 1,
              "expected a '# CPU,Core,Socket,...' line naming the columns before the first data line, as lscpu -p "
              "prints it");
 
-    const std::string& h = lines[*header];
+    const std::string_view h = lines[*header];
     std::size_t names_at = h.find_first_not_of("# \t", 0);
     if (names_at == std::string::npos)
         names_at = h.size();
@@ -200,11 +203,36 @@ std::vector<Column> LscpuFile::read_header(const std::vector<std::string>& lines
         columns.push_back(classify(f));
     const int line = static_cast<int>(*header + 1);
     if (std::count_if(columns.begin(), columns.end(), [](const Column& c) { return c.kind == Col::Cpu; }) != 1)
-        fail(line, 1, "expected exactly one CPU column among the names in \"" + h + "\"");
+        fail(line, 1, "expected exactly one CPU column among the names in \"" + std::string(h) + "\"");
+    for (const Column& c : columns)
+        for (const std::string& name : c.caches)
+            if (!is_cache_name(name))
+                fail(line, c.column,
+                     "expected cache names such as L1d, L1i, L2 or L3 joined by ':', found \"" + c.header + "\"");
+    refuse_repeated_columns(columns, line);
     return columns;
 }
 
-std::vector<Row> LscpuFile::read_rows(const std::vector<std::string>& lines, std::size_t first_data,
+// A column named twice would have one of its two silently ignored.
+void LscpuFile::refuse_repeated_columns(const std::vector<Column>& columns, int line)
+{
+    std::map<std::string, int> first;  // by name (lower case; each cache by its own name), its column
+    for (const Column& c : columns) {
+        std::vector<std::string> names;
+        if (c.kind == Col::Cache)
+            names = c.caches;
+        else if (c.kind != Col::Spacer)
+            names = {lower(c.header)};
+        for (const std::string& name : names)
+            if (auto [it, fresh] = first.emplace(name, c.column); !fresh)
+                error(line, c.column,
+                      "the column " + name + " is named twice (first at column " + std::to_string(it->second) +
+                          "); expected each column once, as lscpu -p prints them");
+    }
+    throw_if_errors();
+}
+
+std::vector<Row> LscpuFile::read_rows(const std::vector<std::string_view>& lines, std::size_t first_data,
                                       const std::vector<Column>& columns)
 {
     std::vector<Row> rows;
@@ -329,22 +357,19 @@ std::optional<std::string> pick_llc(const std::vector<Column>& columns)
     return best;
 }
 
-ImportResult LscpuFile::run()
+ImportResult LscpuFile::run(std::string_view text)
 {
-    std::ifstream in;
-    require_regular_file(path_, "file holding the output of lscpu -p");
-    std::uintmax_t bytes = 0;
-    in.open(path_);
-    if (!in)
-        fail(0, 0, "cannot read this file (expected the saved output of lscpu -p)");
-    std::vector<std::string> lines;
-    for (std::string l; std::getline(in, l);) {
-        bytes += l.size() + 1;
-        if (bytes > kMaxInputFileBytes)
-            throw_too_large(path_, "file holding the output of lscpu -p", kMaxInputFileBytes);
+    // Views into the text: a line costs 16 bytes, whatever its length.
+    std::vector<std::string_view> lines;
+    for (std::size_t start = 0; start < text.size();) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view l = text.substr(start, end - start);
         if (!l.empty() && l.back() == '\r')
-            l.pop_back();
-        lines.push_back(std::move(l));
+            l.remove_suffix(1);
+        lines.push_back(l);
+        start = end + 1;
     }
 
     std::size_t first_data = 0;
@@ -439,8 +464,13 @@ ImportResult LscpuFile::run()
 
 ImportResult import_lscpu(const std::string& path)
 {
-    LscpuFile file(path);
-    return file.run();
+    return import_lscpu_text(read_input_file(path, "file holding the output of lscpu -p"), path);
+}
+
+ImportResult import_lscpu_text(std::string_view text, const std::string& label)
+{
+    LscpuFile file(label);
+    return file.run(text);
 }
 
 }  // namespace wb

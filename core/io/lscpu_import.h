@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "io/sysfs_import.h"
 
@@ -21,5 +22,8 @@ namespace wb {
 // the socket, as lscpu prints it on arm64 boards without ACPI PPTT. Rows with
 // Online "N" are skipped. Throws InputError naming path:line:column.
 ImportResult import_lscpu(const std::string& path);
+
+// The same from the text; `label` names it in messages and the machine.
+ImportResult import_lscpu_text(std::string_view text, const std::string& label);
 
 }  // namespace wb

@@ -2,18 +2,20 @@
 #include "io/scenario_json.h"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "io/input_error.h"
 #include "io/input_file.h"
-#include "io/json_problems.h"
 #include "io/json_parse.h"
+#include "io/json_problems.h"
+#include "io/output_file.h"
+#include "io/topology_library.h"
 #include "plugin/plugin_loader.h"
 #include "policies/registry.h"
 #include "sched/features.h"
+#include "topology/synthetic.h"
 #include "workload/workload_spec.h"
 
 namespace wb {
@@ -181,26 +183,42 @@ std::string scenario_to_json(const Scenario& s)
 
 void save_scenario_file(const Scenario& s, const std::string& path)
 {
-    // Write beside the target and rename, so a failed save never leaves half a file.
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp);
-        if (!(out << scenario_to_json(s)))
-            throw InputError(Diagnostic{path, 0, 0, "", "cannot write this file"});
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-        throw InputError(Diagnostic{path, 0, 0, "", "cannot write this file: " + ec.message()});
+    write_output_file(path, scenario_to_json(s));
 }
 
 std::string scenario_machine_spec(const Scenario& s, const std::string& scenario_path)
 {
     namespace fs = std::filesystem;
+    // A synthetic spec may hold '/' (capacity=446x4/1024x4) and is no path.
+    if (s.machine.starts_with(kSyntheticPrefix))
+        return s.machine;
     const bool is_path = s.machine.find('/') != std::string::npos || s.machine.ends_with(".json");
     if (!is_path || fs::path(s.machine).is_absolute())
         return s.machine;
     return (fs::path(scenario_path).parent_path() / s.machine).string();
+}
+
+Machine resolve_scenario_machine(const Scenario& s, const std::string& scenario_path)
+{
+    try {
+        return resolve_machine(scenario_machine_spec(s, scenario_path));
+    } catch (const InputError& e) {
+        // Where the scenario names its machine, if the file on disk still
+        // says what `s` does (a window may hold unsaved edits).
+        TextPosition at;
+        try {
+            const std::string text = read_input_file(scenario_path, "scenario file");
+            const JsonLocator locator(text);
+            if (Json::parse(locator.value_text("/machine"), nullptr, false) == Json(s.machine))
+                at = locator.locate("/machine");
+        } catch (const InputError&) {
+            // Not readable now: the message goes without a line.
+        }
+        std::vector<Diagnostic> diagnostics{{scenario_path, at.line, at.column, "/machine",
+                                             "the machine \"" + s.machine + "\" cannot be used; its problems follow"}};
+        diagnostics.insert(diagnostics.end(), e.diagnostics().begin(), e.diagnostics().end());
+        throw InputError(std::move(diagnostics));
+    }
 }
 
 }  // namespace wb

@@ -12,6 +12,8 @@
 
 namespace wb {
 
+struct Machine;
+
 struct ScenarioCase {
     std::string label;     // "same-cpu-79"
     std::string workload;  // "pipe:loops=1000000,cpus=79"
@@ -44,5 +46,10 @@ void save_scenario_file(const Scenario& scenario, const std::string& path);
 
 // The machine spec with a relative file path made relative to the scenario's folder.
 std::string scenario_machine_spec(const Scenario& scenario, const std::string& scenario_path);
+
+// The scenario's machine (scenario_machine_spec(), then resolve_machine()).
+// A machine that cannot be used is an InputError that names the scenario
+// file and its /machine first, then the machine's own problems.
+Machine resolve_scenario_machine(const Scenario& scenario, const std::string& scenario_path);
 
 }  // namespace wb

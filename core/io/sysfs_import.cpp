@@ -40,7 +40,8 @@ std::string trim(std::string_view s)
 // "cpu12" -> 12; nullopt for cpufreq, cpuidle, ... The same for "node3" and "index2".
 std::optional<int> numbered(const std::string& name, std::string_view prefix)
 {
-    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0)
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        !std::isdigit(static_cast<unsigned char>(name[prefix.size()])))
         return std::nullopt;
     int value = 0;
     const char* begin = name.data() + prefix.size();
@@ -51,13 +52,36 @@ std::optional<int> numbered(const std::string& name, std::string_view prefix)
     return value;
 }
 
-std::vector<int> numbered_entries(const fs::path& dir, std::string_view prefix)
+// Whether an error from the file system means "not there", as opposed to
+// "there, but it cannot be followed" (a symbolic link loop, a permission).
+bool is_absence(const std::error_code& ec)
+{
+    return ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory;
+}
+
+// The numbers of dir's PREFIXn subdirectories. One that cannot be followed
+// is an error in `errors`, not a directory that is not there.
+std::vector<int> numbered_entries(const fs::path& dir, std::string_view prefix, std::vector<Diagnostic>& errors)
 {
     std::vector<int> ids;
     std::error_code ec;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
-        if (std::optional<int> id = numbered(e.path().filename().string(), prefix); id && e.is_directory(ec))
+    auto cannot_follow = [&](const fs::path& p) {
+        errors.push_back({p.string(), 0, 0, {}, "cannot be read: " + ec.message() + "; expected a directory"});
+    };
+    fs::directory_iterator it(dir, ec);
+    if (ec && !is_absence(ec))
+        cannot_follow(dir);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::optional<int> id = numbered(it->path().filename().string(), prefix);
+        if (!id)
+            continue;
+        const bool directory = it->is_directory(ec);
+        if (ec && !is_absence(ec))
+            cannot_follow(it->path());
+        else if (directory)
             ids.push_back(*id);
+        ec.clear();  // for the iterator's own next step
+    }
     std::sort(ids.begin(), ids.end());
     return ids;
 }
@@ -81,10 +105,13 @@ public:
     ImportResult run();
 
 private:
+    // A path that is there but cannot be followed (a symbolic link loop) is
+    // no missing file: it counts as there, and reading it says what is wrong.
     bool exists(const fs::path& p) const
     {
         std::error_code ec;
-        return fs::exists(p, ec);
+        const fs::file_status status = fs::status(p, ec);
+        return ec ? !is_absence(ec) : fs::exists(status);
     }
     static Diagnostic at(const fs::path& p, int line = 0, int column = 0) { return {p.string(), line, column, {}, {}}; }
     [[noreturn]] static void fail(const fs::path& p, std::string message)
@@ -96,7 +123,7 @@ private:
         errors_.push_back({p.string(), 1, column, {}, std::move(message)});
     }
 
-    std::optional<std::string> read(const fs::path& p);
+    std::optional<std::string> read(const fs::path& p, std::string_view what = "sysfs attribute");
     std::optional<long> read_int(const fs::path& p);
     std::optional<CpuMask> read_cpulist(const fs::path& p);
     void throw_if_errors()
@@ -132,10 +159,10 @@ private:
     bool nodes_defaulted_ = false;
 };
 
-std::optional<std::string> SysfsTree::read(const fs::path& p)
+std::optional<std::string> SysfsTree::read(const fs::path& p, std::string_view what)
 {
     try {
-        return read_input_file(p.string(), "sysfs attribute", kMaxAttributeBytes);
+        return read_input_file(p.string(), what, kMaxAttributeBytes);
     } catch (const InputError& e) {
         error(p, 0, e.diagnostics().front().message);
         return std::nullopt;
@@ -183,7 +210,8 @@ CpuMask SysfsTree::online_cpus()
     if (!fs::is_directory(cpu_dir_, ec))
         fail(cpu_dir_, "expected the kernel's CPU directory: is " + label_ +
                            " the root of a copied sysfs tree (holding sys/devices/system/cpu)?");
-    std::vector<int> dirs = numbered_entries(cpu_dir_, "cpu");
+    std::vector<int> dirs = numbered_entries(cpu_dir_, "cpu", errors_);
+    throw_if_errors();
     if (dirs.empty())
         fail(cpu_dir_, "expected cpu0, cpu1 ... directories, one per CPU; found none");
     CpuMask present(kMaxCpus);
@@ -220,7 +248,10 @@ void SysfsTree::check_groups(std::map<CpuId, MaskFact>& masks, const char* what)
     for (auto& [cpu, f] : masks)
         f.mask &= online_;
     std::set<CpuId> reported;
-    for (const auto& [cpu, f] : masks) {
+    for (const auto& entry : masks) {
+        // Named, not bound: clang before 16 cannot capture a structured binding.
+        const CpuId cpu = entry.first;
+        const MaskFact& f = entry.second;
         if (!f.mask.test(cpu)) {
             Diagnostic d = f.where;
             d.message = "expected the list to include CPU " + std::to_string(cpu) + " itself, found \"" +
@@ -366,7 +397,7 @@ void SysfsTree::read_llcs(std::vector<ImportedCpu>& cpus)
         fs::path cache = cpu_dir_ / ("cpu" + std::to_string(c.id)) / "cache";
         std::optional<fs::path> best;
         long best_rank = -1;
-        for (int index : numbered_entries(cache, "index")) {
+        for (int index : numbered_entries(cache, "index", errors_)) {
             fs::path dir = cache / ("index" + std::to_string(index));
             std::optional<std::string> type = read(dir / "type");
             std::optional<long> level = read_int(dir / "level");
@@ -427,7 +458,9 @@ void SysfsTree::read_capacities(std::vector<ImportedCpu>& cpus)
 void SysfsTree::read_nodes(std::vector<ImportedCpu>& cpus)
 {
     const std::size_t errors_before = errors_.size();
-    std::vector<int> dirs = numbered_entries(node_dir_, "node");
+    std::vector<int> dirs = numbered_entries(node_dir_, "node", errors_);
+    if (errors_.size() != errors_before)
+        return;
     if (dirs.empty()) {
         warnings_.push_back(node_dir_.string() +
                             " is missing or has no nodeN directory: all CPUs are on one NUMA node.");
@@ -572,18 +605,16 @@ std::vector<std::vector<int>> SysfsTree::node_distances(const std::vector<std::s
 Arch SysfsTree::guess_arch()
 {
     fs::path p = root_ / "proc/cpuinfo";
-    std::istringstream in;
-    try {
-        in.str(read_input_file(p.string(), "cpuinfo", kMaxAttributeBytes));
-    } catch (const InputError&) {
-        in.setstate(std::ios::failbit);
-    }
-    if (!in) {
+    if (!exists(p)) {
         warnings_.push_back(p.string() +
                             " is missing: the architecture is taken to be generic (arm64, riscv ...); "
                             "set it in the machine file if this is an x86 or POWER machine.");
         return Arch::Generic;
     }
+    const std::optional<std::string> text = read(p, "cpuinfo");
+    if (!text)
+        return Arch::Generic;  // reported
+    std::istringstream in(*text);
     for (std::string line; std::getline(in, line);) {
         std::size_t colon = line.find(':');
         if (colon == std::string::npos)
@@ -628,13 +659,12 @@ ImportResult SysfsTree::run()
     result.machine.node_distance = node_distances(assembled.node_keys);
     result.machine.arch = guess_arch();
 
+    // No host name: the machine is named without one.
     std::string hostname;
-    try {
-        std::istringstream host(read_input_file((root_ / "etc/hostname").string(), "hostname", kMaxAttributeBytes));
-        std::getline(host, hostname);
-    } catch (const InputError&) {
-        // No host name: the machine is named without one.
-    }
+    if (const fs::path p = root_ / "etc/hostname"; exists(p))
+        if (const std::optional<std::string> text = read(p, "hostname"))
+            hostname = text->substr(0, text->find('\n'));
+    throw_if_errors();
     // A machine name is also a file name: keep [a-z0-9._-] and fold the rest.
     std::string host;
     for (char ch : trim(hostname)) {

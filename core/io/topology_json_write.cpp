@@ -8,18 +8,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "io/input_error.h"
-#include "io/input_file.h"
 #include "io/machine_file_text.h"
+#include "io/output_file.h"
 
 namespace wb {
 
@@ -39,23 +36,57 @@ using machine_file_text::valid_machine_name;
 // numbers must be written as chosen text (format_scaled) and short arrays kept
 // on one line, which nlohmann's dump() does not do.
 
+struct OutMember;
+
 struct Out {
     enum class Kind { Scalar, Array, Object };
     Kind kind = Kind::Scalar;
-    std::string text;                                // a scalar's JSON text
-    std::vector<std::pair<std::string, Out>> items;  // keys are empty in arrays
+    std::string text;              // a scalar's JSON text
+    std::vector<OutMember> items;  // keys are empty in arrays
 
-    static Out scalar(std::string t) { return {Kind::Scalar, std::move(t), {}}; }
-    static Out number(long long n) { return scalar(std::to_string(n)); }
-    static Out string(std::string_view s) { return scalar(json_string(s)); }
-    static Out array() { return {Kind::Array, {}, {}}; }
-    static Out object() { return {Kind::Object, {}, {}}; }
-    Out& add(std::string key, Out v)
-    {
-        items.emplace_back(std::move(key), std::move(v));
-        return *this;
-    }
+    // Defined below OutMember: clang instantiates the vector where a body
+    // uses it, and it needs its element complete there.
+    static Out scalar(std::string t);
+    static Out number(long long n);
+    static Out string(std::string_view s);
+    static Out array();
+    static Out object();
+    Out& add(std::string key, Out v);
 };
+
+// Not a std::pair: with clang and libstdc++ a pair holding the type it is a
+// member of is instantiated before that type is complete, and fails.
+struct OutMember {
+    std::string key;
+    Out value;
+};
+
+Out Out::scalar(std::string t)
+{
+    return {Kind::Scalar, std::move(t), {}};
+}
+Out Out::number(long long n)
+{
+    return scalar(std::to_string(n));
+}
+Out Out::string(std::string_view s)
+{
+    return scalar(json_string(s));
+}
+Out Out::array()
+{
+    return {Kind::Array, {}, {}};
+}
+Out Out::object()
+{
+    return {Kind::Object, {}, {}};
+}
+
+Out& Out::add(std::string key, Out v)
+{
+    items.push_back({std::move(key), std::move(v)});
+    return *this;
+}
 
 int depth(const Out& v)
 {
@@ -75,8 +106,8 @@ std::string flat(const Out& v)
         if (i > 0)
             s += ", ";
         if (object)
-            s += json_string(v.items[i].first) + ": ";
-        s += flat(v.items[i].second);
+            s += json_string(v.items[i].key) + ": ";
+        s += flat(v.items[i].value);
     }
     return s + (object ? "}" : "]");
 }
@@ -98,11 +129,11 @@ void render(const Out& v, std::size_t indent, std::size_t used, std::string& s)
         s += pad;
         std::size_t width = pad.size();
         if (object) {
-            const std::string key = json_string(v.items[i].first) + ": ";
+            const std::string key = json_string(v.items[i].key) + ": ";
             s += key;
             width += key.size();
         }
-        render(v.items[i].second, indent + 2, width, s);
+        render(v.items[i].value, indent + 2, width, s);
         s += i + 1 < v.items.size() ? ",\n" : "\n";
     }
     s += std::string(indent, ' ') + (object ? "}" : "]");
@@ -371,28 +402,7 @@ std::string machine_to_json(const Machine& machine)
 
 void save_machine_file(const Machine& machine, const std::string& path)
 {
-    const std::string text = to_machine_file(machine, path);
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw InputError(Diagnostic{path, 0, 0, "", "cannot write: " + errno_text()});
-        out << text;
-        out.flush();
-        if (!out) {
-            const std::string why = errno_text();
-            std::error_code ignored;
-            std::filesystem::remove(temporary, ignored);
-            throw InputError(Diagnostic{path, 0, 0, "", "cannot write: " + why});
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        throw InputError(Diagnostic{path, 0, 0, "", "cannot write: " + ec.message()});
-    }
+    write_output_file(path, to_machine_file(machine, path));
 }
 
 }  // namespace wb

@@ -243,12 +243,73 @@ public:
             for (std::size_t j = 0; j < f.tasks[i].phases.size(); ++j) {
                 const JsonPhase& ph = f.tasks[i].phases[j];
                 if (ph.kind == JsonPhase::Kind::Fork && !ph.name.empty() && !names.count(ph.name))
-                    fail(pointer_append(pointer_append(pointer_append(pointer_append("/tasks", i), "phases"), j),
-                                        "fork"),
+                    fail(fork_pointer(i, j),
                          "no task named '" + ph.name + "'; expected the name of a task in this file");
             }
         if (!f.tasks.empty() && !any_started)
             fail("/tasks", "every task has \"start\": false; expected at least one task to start");
+        if (names.size() == f.tasks.size())  // each name is one task
+            check_fork_cycles(f, names);
+        std::uint64_t started = 0;
+        for (const JsonTask& t : f.tasks)
+            started += t.start ? t.instances : 0;
+        if (started > kMaxJsonWorkloadTasks)
+            fail("/tasks", "the tasks that start add up to " + std::to_string(started) +
+                               " instances; a json workload starts at most " + std::to_string(kMaxJsonWorkloadTasks) +
+                               " tasks (docs/reliability.md)");
+    }
+
+    static std::string fork_pointer(std::size_t task, std::size_t phase)
+    {
+        return pointer_append(pointer_append(pointer_append(pointer_append("/tasks", task), "phases"), phase), "fork");
+    }
+
+    // A fork that leads back to the task that made it (a forks b, b forks a;
+    // or a forks a) starts the cycle again in every new task: the run
+    // grows without end. Found by a depth-first walk of the fork graph,
+    // without recursion (a file may hold many templates).
+    void check_fork_cycles(const WorkloadFile& f, const std::map<std::string, std::size_t>& names)
+    {
+        enum class Mark { New, OnPath, Done };
+        std::vector<Mark> mark(f.tasks.size(), Mark::New);
+        struct Frame {
+            std::size_t task;
+            std::size_t phase = 0;  // the next phase to follow
+        };
+        for (std::size_t root = 0; root < f.tasks.size(); ++root) {
+            if (mark[root] != Mark::New)
+                continue;
+            std::vector<Frame> path{{root}};
+            mark[root] = Mark::OnPath;
+            while (!path.empty()) {
+                Frame& top = path.back();
+                const std::vector<JsonPhase>& phases = f.tasks[top.task].phases;
+                if (top.phase == phases.size()) {
+                    mark[top.task] = Mark::Done;
+                    path.pop_back();
+                    continue;
+                }
+                const std::size_t j = top.phase++;
+                const auto target = names.find(phases[j].name);
+                if (phases[j].kind != JsonPhase::Kind::Fork || target == names.end())
+                    continue;  // not a fork, or one whose name is reported already
+                const std::size_t next = target->second;
+                if (mark[next] == Mark::OnPath) {
+                    std::string cycle;
+                    for (auto it =
+                             std::find_if(path.begin(), path.end(), [&](const Frame& fr) { return fr.task == next; });
+                         it != path.end(); ++it)
+                        cycle += f.tasks[it->task].name + " -> ";
+                    fail(fork_pointer(top.task, j),
+                         "a fork cycle (" + cycle + f.tasks[next].name +
+                             "): every task it starts would fork the cycle again, without end; expected forks that "
+                             "end");
+                } else if (mark[next] == Mark::New) {
+                    mark[next] = Mark::OnPath;
+                    path.push_back({next});
+                }
+            }
+        }
     }
 };
 

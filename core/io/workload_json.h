@@ -16,6 +16,13 @@
 
 namespace wb {
 
+// The most tasks a json workload starts over a run, instances and forks
+// together. The engine keeps every task it created for the run's figures,
+// about 0.7 KB each, so this bounds a run's memory near 0.7 GB: far above
+// real programs (hackbench's largest runs start a few thousand tasks) and
+// below what a fork loop would take (docs/reliability.md).
+inline constexpr std::uint64_t kMaxJsonWorkloadTasks = 1'000'000;
+
 struct JsonPhase {
     enum class Kind { Run, Sleep, Timer, Wait, Signal, Yield, Barrier, Fork };
     Kind kind = Kind::Run;

@@ -49,12 +49,10 @@ public:
     // fraction 1. A histogram of one value is one step at that value.
     std::vector<CdfStep> cdf_steps() const;
 
-private:
-    static constexpr int kSubBits = 7;
-    static constexpr int kSub = 1 << kSubBits;
-    static constexpr int kBuckets = (64 - kSubBits + 1) * kSub;
-    // Values below 128 get one bucket each; above, the bucket is the top 7
-    // bits after the leading one, within the value's power of two.
+    // The bucket of a value, and the largest value of a bucket: public for
+    // records that keep only the buckets they use (a workload's per-task
+    // latencies). Values below 128 get one bucket each; above, the bucket is
+    // the top 7 bits after the leading one, within the value's power of two.
     static int index_of(std::uint64_t v)
     {
         if (v < kSub)
@@ -65,6 +63,11 @@ private:
         return (shift + 1) * kSub + mantissa;
     }
     static std::uint64_t upper_bound_of(int index);
+
+private:
+    static constexpr int kSubBits = 7;
+    static constexpr int kSub = 1 << kSubBits;
+    static constexpr int kBuckets = (64 - kSubBits + 1) * kSub;
 
     std::array<std::uint64_t, kBuckets> buckets_{};
     std::uint64_t count_ = 0;

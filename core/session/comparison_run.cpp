@@ -29,9 +29,18 @@ std::optional<Comparison> run_comparison(const Machine& machine, const Scenario&
         for (const std::string& workload : comparison.workloads)
             for (int r = 0; r < comparison.runs; ++r)
                 requests.push_back({workload, policy, features, scenario.seed + static_cast<std::uint64_t>(r)});
+    // What a cell needs of each run: a run's full RunMetrics (two
+    // histograms, about 190 KB with the rest) is dropped as soon as its batch
+    // is done, so that `runs: 100000` takes megabytes, not gigabytes.
+    struct RunResult {
+        Headline headline;
+        bool finished = false;
+        std::array<double, kDistanceClassCount> placement{};
+    };
+    std::vector<RunResult> results;
+    results.reserve(requests.size());
     // Batches of `jobs` runs give the results run_batch() gives for all at
     // once (each run is independent), with a place to stop between them.
-    std::vector<RunOutcome> outcomes;
     const std::size_t step = static_cast<std::size_t>(std::max(1, jobs));
     for (std::size_t first = 0; first < requests.size(); first += step) {
         if (control.cancel && control.cancel->load())
@@ -40,9 +49,9 @@ std::optional<Comparison> run_comparison(const Machine& machine, const Scenario&
             requests.begin() + static_cast<std::ptrdiff_t>(first),
             requests.begin() + static_cast<std::ptrdiff_t>(std::min(requests.size(), first + step)));
         for (RunOutcome& o : run_batch(machine, batch, jobs))
-            outcomes.push_back(std::move(o));
+            results.push_back({std::move(o.headline), o.finished, placement_fractions(o.metrics.placement_from_waker)});
         if (control.progress)
-            control.progress(static_cast<int>(outcomes.size()), static_cast<int>(requests.size()));
+            control.progress(static_cast<int>(results.size()), static_cast<int>(requests.size()));
     }
 
     std::size_t i = 0;
@@ -52,15 +61,14 @@ std::optional<Comparison> run_comparison(const Machine& machine, const Scenario&
             cell.policy = policy;
             cell.case_label = comparison.cases[k];
             for (int r = 0; r < comparison.runs; ++r, ++i) {
-                const RunOutcome& o = outcomes[i];
+                const RunResult& o = results[i];
                 cell.metric = o.headline.name;
                 cell.unit = o.headline.unit;
                 cell.lower_is_better = o.headline.lower_is_better;
                 cell.values.push_back(o.headline.value);
                 cell.unfinished += o.finished ? 0 : 1;
-                const auto f = placement_fractions(o.metrics.placement_from_waker);
                 for (std::size_t d = 0; d < kDistanceClassCount; ++d)
-                    cell.placement[d] += f[d] / comparison.runs;
+                    cell.placement[d] += o.placement[d] / comparison.runs;
             }
             comparison.cells.push_back(std::move(cell));
         }

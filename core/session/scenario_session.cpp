@@ -54,7 +54,7 @@ SessionSetup make_session_setup(const Scenario& scenario, const std::string& sce
 {
     SessionSetup setup;
     setup.machine_spec = scenario_machine_spec(scenario, scenario_path);
-    setup.machine = resolve_machine(setup.machine_spec);
+    setup.machine = resolve_scenario_machine(scenario, scenario_path);
     const ScenarioCase& c = scenario.cases.at(case_index);
     setup.case_label = c.label;
     setup.base.workload = c.workload;

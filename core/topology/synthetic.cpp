@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <map>
+#include <set>
 
 #include "io/input_error.h"
 
@@ -12,6 +14,7 @@ namespace wb {
 namespace {
 
 const char* const kLabel = "synthetic spec";
+constexpr int kMaxSmt = 8;  // threads per core
 
 struct Item {
     std::string_view key;
@@ -34,32 +37,74 @@ int parse_count(const Item& item, int min, int max)
     return value;
 }
 
-double parse_number(const Item& item, std::string_view text)
+// What the values of a '/' list may be.
+struct ValueRule {
+    bool whole;       // an integer, as written (512.7 is not a capacity)
+    double min, max;  // inclusive, except min when `above_min`
+    bool above_min;
+    const char* expected;
+};
+
+constexpr ValueRule kCapacityRule{true, 1, 1024, false, "a whole capacity from 1 to 1024"};
+constexpr ValueRule kSpeedRule{false, 0, 16, true, "a relative speed above 0 and at most 16 (1.0 = nominal)"};
+constexpr ValueRule kPrioRule{true, INT_MIN, INT_MAX, false, "a whole priority from -2147483648 to 2147483647"};
+
+// One value of a list, at `column` of the spec.
+double parse_list_value(const Item& item, std::string_view text, std::size_t column, const ValueRule& rule)
 {
+    const char* const end = text.data() + text.size();
     double value = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc{} || ptr != text.data() + text.size())
-        fail(item.column, std::string(item.key) + ": expected a number, found '" + std::string(text) + "'");
+    bool ok = false;
+    if (rule.whole) {
+        long long whole = 0;
+        auto [ptr, ec] = std::from_chars(text.data(), end, whole);
+        ok = ec == std::errc{} && ptr == end;
+        value = static_cast<double>(whole);
+    } else {
+        auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        ok = ec == std::errc{} && ptr == end;
+    }
+    // NaN fails both comparisons.
+    ok = ok && (rule.above_min ? value > rule.min : value >= rule.min) && value <= rule.max;
+    if (!ok)
+        fail(column, std::string(item.key) + " value '" + std::string(text) + "': expected " + rule.expected);
     return value;
 }
 
 // "446x4/871x3/1024": values with optional repeat counts, '/' separated.
-std::vector<double> parse_value_list(const Item& item)
+// More than `max_values` values are refused as soon as they are counted,
+// before any is stored: "1x4096/1x4096/..." must not allocate its product.
+std::vector<double> parse_value_list(const Item& item, std::size_t max_values, const char* per, const ValueRule& rule)
 {
     std::vector<double> values;
-    std::string_view rest = item.value;
+    std::size_t count = 0;
+    std::size_t at = 0;  // of the current part within the value
+    const std::size_t value_column = item.column + item.key.size() + 1;
     while (true) {
-        std::size_t slash = rest.find('/');
-        std::string_view part = rest.substr(0, slash);
-        std::size_t x = part.find('x');
-        double value = parse_number(item, part.substr(0, x));
-        int repeat = 1;
-        if (x != std::string_view::npos)
-            repeat = parse_count(Item{item.key, part.substr(x + 1), item.column}, 1, kMaxCpus);
-        values.insert(values.end(), static_cast<std::size_t>(repeat), value);
+        const std::size_t slash = item.value.find('/', at);
+        const std::string_view part = item.value.substr(at, slash == std::string_view::npos ? slash : slash - at);
+        const std::size_t column = value_column + at;
+        const std::size_t x = part.find('x');
+        const double value = parse_list_value(item, part.substr(0, x), column, rule);
+        std::size_t repeat = 1;
+        if (x != std::string_view::npos) {
+            const std::string_view times = part.substr(x + 1);
+            int n = 0;
+            auto [ptr, ec] = std::from_chars(times.data(), times.data() + times.size(), n);
+            if (ec != std::errc{} || ptr != times.data() + times.size() || n < 1 ||
+                static_cast<std::size_t>(n) > max_values)
+                fail(column + x + 1, std::string(item.key) + " repeat count '" + std::string(times) +
+                                         "': expected a whole number from 1 to " + std::to_string(max_values));
+            repeat = static_cast<std::size_t>(n);
+        }
+        count += repeat;
+        if (count > max_values)
+            fail(column, std::string(item.key) + " gives more than " + std::to_string(max_values) +
+                             " values; expected one per " + per);
+        values.insert(values.end(), repeat, value);
         if (slash == std::string_view::npos)
             break;
-        rest = rest.substr(slash + 1);
+        at = slash + 1;
     }
     return values;
 }
@@ -112,7 +157,7 @@ Machine parse_synthetic(std::string_view spec)
         else if (item.key == "core")
             cores = parse_count(item, 1, kMaxCpus);
         else if (item.key == "smt")
-            smt = parse_count(item, 1, 8);
+            smt = parse_count(item, 1, kMaxSmt);
         else if (item.key == "distance")
             distance = parse_count(item, 11, 254);
         else if (item.key == "asym_packing")
@@ -128,11 +173,11 @@ Machine parse_synthetic(std::string_view spec)
             else
                 fail(item.column, "numbering=" + std::string(item.value) + ": expected core-major or thread-major");
         } else if (item.key == "capacity")
-            capacities = parse_value_list(item);
+            capacities = parse_value_list(item, kMaxCpus, "core", kCapacityRule);
         else if (item.key == "smt_speed")
-            smt_speed = parse_value_list(item);
+            smt_speed = parse_value_list(item, kMaxSmt, "SMT thread", kSpeedRule);
         else if (item.key == "asym_prio")
-            asym_prio = parse_value_list(item);
+            asym_prio = parse_value_list(item, kMaxSmt, "SMT thread", kPrioRule);
         else
             fail(item.column, "unknown key '" + std::string(item.key) +
                                   "'; expected node, pkg, llc, cluster, core, smt, arch, numbering, distance, "
@@ -195,9 +240,12 @@ Machine parse_synthetic(std::string_view spec)
         threads[i].cpu = static_cast<CpuId>(i);
     m.cpus = std::move(threads);
 
+    // What the items' own checks cannot see; each problem once, not once per CPU.
     std::vector<Diagnostic> problems;
+    std::set<std::string> seen_problems;
     for (const TopologyProblem& p : validate(m))
-        problems.push_back({kLabel, 0, 0, "", p.message});
+        if (seen_problems.insert(p.message).second)
+            problems.push_back({kLabel, 1, static_cast<int>(offset + 1), "", p.message});
     if (!problems.empty())
         throw InputError(std::move(problems));
     return m;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <optional>
 
 #include "io/input_error.h"
@@ -229,6 +230,20 @@ int need_pid(const KeyValues& kv, std::string_view key, std::size_t base, std::s
     return pid_value(v, col, "after " + std::string(key) + "=");
 }
 
+// The pid of a task an event wakes or moves: never the idle task, pid 0,
+// which the kernel neither wakes nor migrates.
+constexpr const char* kNotIdle = ": expected the pid of a task, not of the idle task (0), which is never woken or moved";
+
+int need_task_pid(const KeyValues& kv, std::string_view key, std::size_t base, std::string_view event)
+{
+    std::size_t col = 0;
+    const std::string_view v = need(kv, key, base, &col, event);
+    const int pid = pid_value(v, col, "after " + std::string(key) + "=");
+    if (pid == 0)
+        throw LineError{col, std::string(key) + "=0" + kNotIdle};
+    return pid;
+}
+
 int need_cpu(const KeyValues& kv, std::string_view key, std::size_t base, std::string_view event, int* column)
 {
     std::size_t col = 0;
@@ -293,7 +308,7 @@ void parse_fields(TraceEvent& ev, std::string_view f, std::size_t base)
     }
     if (ev.kind == TraceEventKind::SchedMigrateTask) {
         ev.comm = std::string(need(kv, "comm", base, &col, event));
-        ev.pid = need_pid(kv, "pid", base, event);
+        ev.pid = need_task_pid(kv, "pid", base, event);
         ev.orig_cpu = need_cpu(kv, "orig_cpu", base, event, &ev.orig_column);
         ev.dest_cpu = need_cpu(kv, "dest_cpu", base, event, &ev.dest_column);
         return;
@@ -301,7 +316,7 @@ void parse_fields(TraceEvent& ev, std::string_view f, std::size_t base)
     // sched_waking, sched_wakeup, sched_wakeup_new
     if (kv.get("pid")) {
         ev.comm = std::string(need(kv, "comm", base, &col, event));
-        ev.pid = need_pid(kv, "pid", base, event);
+        ev.pid = need_task_pid(kv, "pid", base, event);
         ev.target_cpu = need_cpu(kv, "target_cpu", base, event, &ev.target_column);
         return;
     }
@@ -310,26 +325,33 @@ void parse_fields(TraceEvent& ev, std::string_view f, std::size_t base)
     if (at == std::string_view::npos)
         throw LineError{base, "expected comm=... pid=... target_cpu=... or 'comm:pid [prio] CPU:N'"};
     comm_pid_prio(trim(f.substr(0, at)), base, ev.comm, ev.pid);
+    if (ev.pid == 0)
+        throw LineError{base, std::string("the woken task") + kNotIdle};
     ev.target_cpu = cpu_value(f.substr(at + 4), base + at + 4, "CPU:");
     ev.target_column = static_cast<int>(base + at + 4) + 1;
 }
 
-std::int64_t stamp_value(std::string_view s, bool* in_ns)
+// A stamp's value: ns for "seconds.fraction", else the count as written.
+// Nothing when it does not fit in 64 bits (a ns clock past 292 years).
+std::optional<std::int64_t> stamp_value(std::string_view s, bool* in_ns)
 {
     const std::size_t dot = s.find('.');
     if (dot == std::string_view::npos) {
         *in_ns = false;
-        return number<std::int64_t>(s).value_or(0);
+        return number<std::int64_t>(s);
     }
     *in_ns = true;
-    const std::int64_t secs = number<std::int64_t>(s.substr(0, dot)).value_or(0);
+    constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+    const std::optional<std::int64_t> secs = number<std::int64_t>(s.substr(0, dot));
+    if (!secs || *secs > INT64_MAX / kNsPerSecond - 1)
+        return std::nullopt;
     std::string_view frac = s.substr(dot + 1);
     if (frac.size() > 9)
         frac = frac.substr(0, 9);
     std::int64_t ns = number<std::int64_t>(frac).value_or(0);
     for (std::size_t i = frac.size(); i < 9; ++i)
         ns *= 10;
-    return secs * 1'000'000'000 + ns;
+    return *secs * kNsPerSecond + ns;
 }
 
 // "CPU:1 [LOST 123 EVENTS]" (tracefs), "CPU:1 [123 EVENTS DROPPED]"
@@ -339,7 +361,10 @@ std::optional<TraceEvent> lost_marker(std::string_view line)
 {
     TraceEvent ev;
     ev.kind = TraceEventKind::LostEvents;
+    // The first digits at or after `at`; none when `at` is npos (a word not found).
     auto digits_after = [&](std::size_t at) {
+        if (at >= line.size())
+            return std::string_view();
         while (at < line.size() && !is_digit(line[at]))
             ++at;
         std::size_t end = at;
@@ -467,7 +492,14 @@ ParsedTrace parse_trace(std::string_view text, const std::string& label)
         ev.cpu = parts->cpu;
         ev.cpu_column = static_cast<int>(parts->cpu_col) + 2;
         bool in_ns = true;
-        ev.ts = stamp_value(parts->stamp, &in_ns);
+        const std::optional<std::int64_t> ts = stamp_value(parts->stamp, &in_ns);
+        if (!ts) {
+            problems.push_back({label, line_no, static_cast<int>(parts->stamp_col) + 1, "",
+                                "expected a stamp within the range of a 64-bit count (at most 9223372035 s), found '" +
+                                    std::string(parts->stamp) + "'"});
+            continue;
+        }
+        ev.ts = *ts;
         if (!stamps_known) {
             out.stamps_in_ns = in_ns;
             stamps_known = true;
@@ -515,8 +547,8 @@ ParsedTrace parse_trace(std::string_view text, const std::string& label)
     out.lines = line_no;
     if (!problems.empty())
         throw InputError(std::move(problems));
-    if (!format)
-        throw InputError(Diagnostic{label, 0, 0, "",
+    if (!format)  // placed at the end of the text, where the search for an event line ended
+        throw InputError(Diagnostic{label, std::max(1, line_no), 0, "",
                                     "expected a trace: the text of /sys/kernel/tracing/trace, trace-cmd report or "
                                     "perf script, with sched_waking, sched_wakeup, sched_wakeup_new, sched_switch "
                                     "and sched_migrate_task events; found no event line"});

@@ -41,7 +41,7 @@ struct ParsedTrace {
     std::vector<TraceEvent> events;
     int lines = 0;
     int header_cpus = 0;   // "#P:N" or "cpus=N"; 0 when the file does not say
-    int max_cpu = -1;      // the highest CPU any event names
+    int max_cpu = -1;      // the highest CPU any event names, lost-event markers aside
     std::uint64_t other_events = 0;  // lines of events other than the five, skipped
     std::uint64_t overwritten = 0;   // tracefs: entries-written minus entries-in-buffer
     int cut_line = 0;      // the last line, cut short and left out; 0 if none

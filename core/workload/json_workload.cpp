@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "workload/json_workload.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -99,14 +101,22 @@ Step JsonWorkload::next_step(Kernel& k, TaskId t)
         stats_[in.tmpl].latency.record((k.now() - in.due).ns());
         in.due = kNotDue;
     }
-    return begin_phase(k, instances_[self], self);
+    return begin_phase(k, self);
 }
 
-Step JsonWorkload::begin_phase(Kernel& k, Instance& in, std::size_t self)
+Step JsonWorkload::zero_time_lap(const Kernel& k, const JsonTask& t)
 {
-    const JsonTask& t = file_.tasks[in.tmpl];
-    TemplateStats& st = stats_[in.tmpl];
-    for (;;) {
+    const std::int64_t syscall = static_cast<std::int64_t>(k.machine().costs[Cost::syscall]);
+    return Step::compute(Time::ns(std::max<std::int64_t>(1, syscall * static_cast<std::int64_t>(t.phases.size()))));
+}
+
+Step JsonWorkload::begin_phase(Kernel& k, std::size_t self)
+{
+    const JsonTask& t = file_.tasks[instances_[self].tmpl];
+    TemplateStats& st = stats_[instances_[self].tmpl];
+    // Phases passed in this call: a whole lap of them took no simulated time.
+    for (std::size_t passed = 0;; ++passed) {
+        Instance& in = instances_[self];  // looked up again: a fork moves the instances
         if (in.phase == t.phases.size()) {
             in.phase = 0;
             ++in.loop;
@@ -129,6 +139,10 @@ Step JsonWorkload::begin_phase(Kernel& k, Instance& in, std::size_t self)
                 }
                 return Step::exit();
             }
+            // Without this, a loop of signals to itself, or of forks, would
+            // turn at one instant for ever, and no time limit could end it.
+            if (passed >= t.phases.size())
+                return zero_time_lap(k, t);
         }
         const JsonPhase& ph = t.phases[in.phase++];
         switch (ph.kind) {
@@ -188,16 +202,48 @@ Step JsonWorkload::begin_phase(Kernel& k, Instance& in, std::size_t self)
             b.waiting.push_back(self);
             return Step::block();
         }
-        case JsonPhase::Kind::Fork: {
-            const CpuId cpu = task_cpu_of(k, in.task);
-            const std::size_t tmpl = by_name_.at(ph.name);
-            const std::size_t in_index = self;
-            spawn(k, tmpl, cpu);  // may reallocate instances_
-            Instance& again = instances_[in_index];
-            return begin_phase(k, again, in_index);
-        }
+        case JsonPhase::Kind::Fork:
+            // The file's own instances are checked against the bound when it
+            // is read; forks, which only the run can count, here.
+            if (started_ >= max_tasks_)
+                throw InputError(Diagnostic{
+                    file_.path, 0, 0,
+                    "/tasks/" + std::to_string(in.tmpl) + "/phases/" + std::to_string(in.phase - 1) + "/fork",
+                    "this fork would start task " + std::to_string(started_ + 1) +
+                        " of the run; a json workload starts at most " + std::to_string(max_tasks_) +
+                        " tasks (docs/reliability.md)"});
+            spawn(k, by_name_.at(ph.name), task_cpu_of(k, in.task));
+            continue;
         }
     }
+}
+
+void JsonWorkload::Latency::record(std::int64_t ns)
+{
+    const std::uint64_t v = ns < 0 ? 0 : static_cast<std::uint64_t>(ns);
+    const int bucket = Histogram::index_of(v);
+    auto it = std::lower_bound(buckets_.begin(), buckets_.end(), bucket,
+                               [](const std::pair<int, std::uint64_t>& b, int key) { return b.first < key; });
+    if (it == buckets_.end() || it->first != bucket)
+        it = buckets_.insert(it, {bucket, 0});
+    ++it->second;
+    ++count_;
+    max_ = std::max(max_, static_cast<std::int64_t>(v));
+}
+
+std::int64_t JsonWorkload::Latency::percentile(double q) const
+{
+    if (count_ == 0)
+        return 0;
+    const double wanted = std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(count_));
+    const std::uint64_t rank = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(wanted));
+    std::uint64_t seen = 0;
+    for (const auto& [bucket, samples] : buckets_) {
+        seen += samples;
+        if (seen >= rank)
+            return std::min(static_cast<std::int64_t>(Histogram::upper_bound_of(bucket)), max_);
+    }
+    return max_;
 }
 
 Headline JsonWorkload::headline(Time elapsed) const

@@ -21,7 +21,12 @@ namespace wb {
 
 class JsonWorkload final : public Workload {
 public:
-    explicit JsonWorkload(WorkloadFile file) : file_(std::move(file)) {}
+    // `max_tasks`: the most tasks the run may start (kMaxJsonWorkloadTasks;
+    // lower only in tests).
+    explicit JsonWorkload(WorkloadFile file, std::uint64_t max_tasks = kMaxJsonWorkloadTasks)
+        : file_(std::move(file)), max_tasks_(max_tasks)
+    {
+    }
 
     void setup(Kernel& k) override;
     Step next_step(Kernel& k, TaskId t) override;
@@ -30,13 +35,30 @@ public:
     Headline headline(Time elapsed) const override;
     std::string report(Time elapsed) const override;
 
+    // Latencies in Histogram's buckets, keeping only the buckets used: a
+    // full Histogram is 59 KB, and a file may hold many thousand templates,
+    // each waiting at a handful of latencies.
+    class Latency {
+    public:
+        void record(std::int64_t ns);
+        std::uint64_t count() const { return count_; }
+        std::int64_t max() const { return max_; }
+        // As Histogram::percentile(): the bucket's upper bound, at most max().
+        std::int64_t percentile(double q) const;
+
+    private:
+        std::vector<std::pair<int, std::uint64_t>> buckets_;  // (bucket, samples), by bucket
+        std::uint64_t count_ = 0;
+        std::int64_t max_ = 0;
+    };
+
     // Per template: loops completed, and the latency from when a sleeping
     // instance was due (timer expiry, signal, barrier release) to when it ran.
     struct TemplateStats {
         std::uint64_t tasks = 0;
         std::uint64_t loops = 0;
         std::uint64_t runs = 0;  // run phases completed
-        Histogram latency;       // ns
+        Latency latency;         // ns
     };
     const TemplateStats& stats(std::size_t template_index) const { return stats_[template_index]; }
 
@@ -59,9 +81,13 @@ private:
     };
 
     void spawn(Kernel& k, std::size_t tmpl, CpuId parent_cpu);
-    Step begin_phase(Kernel& k, Instance& in, std::size_t self);
+    Step begin_phase(Kernel& k, std::size_t self);
+    // What a lap of phases costs when it passed without running, sleeping or
+    // blocking: one system call per phase, so that simulated time moves.
+    static Step zero_time_lap(const Kernel& k, const JsonTask& t);
 
     WorkloadFile file_;
+    std::uint64_t max_tasks_;
     std::vector<CpuMask> allowed_;  // per template
     std::map<std::string, std::size_t> by_name_;
     std::vector<Instance> instances_;

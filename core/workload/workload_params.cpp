@@ -12,13 +12,22 @@ void WorkloadParams::fail(const std::string& message) const
     throw InputError(Diagnostic{"workload '" + spec_ + "'", 0, 0, "", message});
 }
 
+void WorkloadParams::fail_at(const std::string& name, const std::string& message) const
+{
+    const auto it = columns_.find(name);
+    if (it == columns_.end())
+        fail(message);
+    throw InputError(Diagnostic{"workload '" + spec_ + "'", 1, static_cast<int>(it->second), "", message});
+}
+
 std::uint64_t WorkloadParams::count(const std::string& name, std::uint64_t min, std::uint64_t max) const
 {
     const std::string t = text(name);
     std::uint64_t v = 0;
     auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec != std::errc{} || ptr != t.data() + t.size() || v < min || v > max)
-        fail(name + "=" + t + ": expected a whole number from " + std::to_string(min) + " to " + std::to_string(max));
+        fail_at(name, name + "=" + t + ": expected a whole number from " + std::to_string(min) + " to " +
+                          std::to_string(max));
     return v;
 }
 
@@ -29,7 +38,7 @@ bool WorkloadParams::flag(const std::string& name) const
         return true;
     if (t == "0" || t == "off" || t == "no" || t == "false")
         return false;
-    fail(name + "=" + t + ": expected 0 or 1 (on/off)");
+    fail_at(name, name + "=" + t + ": expected 0 or 1 (on/off)");
 }
 
 double WorkloadParams::number(const std::string& name, double min, double max) const
@@ -38,7 +47,8 @@ double WorkloadParams::number(const std::string& name, double min, double max) c
     double v = 0;
     auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec != std::errc{} || ptr != t.data() + t.size() || !(v >= min && v <= max))
-        fail(name + "=" + t + ": expected a number from " + std::to_string(min) + " to " + std::to_string(max));
+        fail_at(name,
+                name + "=" + t + ": expected a number from " + std::to_string(min) + " to " + std::to_string(max));
     return v;
 }
 
@@ -47,7 +57,7 @@ Time WorkloadParams::duration(const std::string& name) const
     const std::string t = text(name);
     Time out;
     if (!parse_duration(t, out))
-        fail(name + "=" + t + ": expected a duration such as 500us, 2ms or 1s");
+        fail_at(name, name + "=" + t + ": expected a duration such as 500us, 2ms or 1s");
     return out;
 }
 
@@ -60,7 +70,7 @@ std::string WorkloadParams::choice(const std::string& name, const std::vector<st
             return t;
         valid += (valid.empty() ? "" : ", ") + c;
     }
-    fail(name + "=" + t + ": expected one of " + valid);
+    fail_at(name, name + "=" + t + ": expected one of " + valid);
 }
 
 }  // namespace wb

@@ -31,8 +31,11 @@ struct WorkloadInfo {
 
 class WorkloadParams {
 public:
-    WorkloadParams(std::string spec, std::map<std::string, std::string> values)
-        : spec_(std::move(spec)), values_(std::move(values))
+    // `columns`: where each parameter the spec gives starts in it (1-based),
+    // for messages; parameters left at their defaults have none.
+    WorkloadParams(std::string spec, std::map<std::string, std::string> values,
+                   std::map<std::string, std::size_t> columns = {})
+        : spec_(std::move(spec)), values_(std::move(values)), columns_(std::move(columns))
     {
     }
 
@@ -47,8 +50,12 @@ public:
     [[noreturn]] void fail(const std::string& message) const;
 
 private:
+    // The InputError about parameter `name`, at its column if the spec gives it.
+    [[noreturn]] void fail_at(const std::string& name, const std::string& message) const;
+
     std::string spec_;
     std::map<std::string, std::string> values_;
+    std::map<std::string, std::size_t> columns_;
 };
 
 // A workload the catalog can build: its documentation and its factory.

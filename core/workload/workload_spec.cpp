@@ -21,21 +21,26 @@ const std::vector<WorkloadEntry>& entries()
 
 // Splits "a=1,cpus=0-3,8,b=2" into parameters. A value may hold commas (a
 // cpulist does): an item without '=' continues the previous value, whose own
-// check then reports it if it does not belong there.
-WorkloadParams parse_params(std::string_view spec, std::string_view body, const WorkloadInfo& info)
+// check then reports it if it does not belong there. A parameter may be
+// given once: "loops=1,loops=2" is a mistake, not a choice of the last.
+WorkloadParams parse_params(std::string_view spec, std::size_t body_column, std::string_view body,
+                            const WorkloadInfo& info)
 {
     std::map<std::string, std::string> values;
     for (const WorkloadParam& p : info.params)
         values[p.name] = p.default_value;
+    std::map<std::string, std::size_t> columns;  // of each parameter given
     std::string last;
     std::size_t pos = 0;
-    auto fail = [&](const std::string& message) {
-        throw InputError(Diagnostic{"workload '" + std::string(spec) + "'", 0, 0, "", message});
+    auto fail = [&](std::size_t at, const std::string& message) {
+        throw InputError(
+            Diagnostic{"workload '" + std::string(spec) + "'", 1, static_cast<int>(body_column + at), "", message});
     };
     while (pos < body.size()) {
         const std::size_t comma = body.find(',', pos);
         const std::string_view item =
             body.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+        const std::size_t at = pos;
         pos = comma == std::string_view::npos ? body.size() : comma + 1;
         const std::size_t eq = item.find('=');
         if (eq == std::string_view::npos) {
@@ -43,19 +48,22 @@ WorkloadParams parse_params(std::string_view spec, std::string_view body, const 
                 values[last] += "," + std::string(item);
                 continue;
             }
-            fail("expected name=value, found '" + std::string(item) + "'");
+            fail(at, "expected name=value, found '" + std::string(item) + "'");
         }
         const std::string name(item.substr(0, eq));
         if (!values.count(name)) {
             std::string valid;
             for (const WorkloadParam& p : info.params)
                 valid += (valid.empty() ? "" : ", ") + p.name;
-            fail("unknown parameter '" + name + "' of " + info.name + "; expected " + valid);
+            fail(at, "unknown parameter '" + name + "' of " + info.name + "; expected " + valid);
         }
+        if (auto [first, fresh] = columns.emplace(name, body_column + at); !fresh)
+            fail(at, name + " is given twice (first at column " + std::to_string(first->second) +
+                         "); expected each parameter once");
         values[name] = std::string(item.substr(eq + 1));
         last = name;
     }
-    return WorkloadParams(std::string(spec), std::move(values));
+    return WorkloadParams(std::string(spec), std::move(values), std::move(columns));
 }
 
 }  // namespace
@@ -67,11 +75,11 @@ WorkloadParams workload_params(std::string_view spec)
     const std::string_view body = colon == std::string_view::npos ? std::string_view() : spec.substr(colon + 1);
     for (const WorkloadEntry& e : entries())
         if (e.info.name == name)
-            return parse_params(spec, body, e.info);
+            return parse_params(spec, name.size() + 2, body, e.info);
     std::string valid;
     for (const WorkloadEntry& e : entries())
         valid += (valid.empty() ? "" : ", ") + e.info.name;
-    throw InputError(Diagnostic{"workload '" + std::string(spec) + "'", 0, 0, "",
+    throw InputError(Diagnostic{"workload '" + std::string(spec) + "'", 1, 1, "",
                                 "unknown workload '" + name + "'; expected one of " + valid});
 }
 

@@ -181,7 +181,7 @@ TEST(LscpuImport, DataWithoutHeaderOrMissingFileIsRejected)
     EXPECT_THAT(e.diagnostics()[0].message, HasSubstr("expected a '# CPU,Core,Socket,...' line naming the columns"));
 
     InputError missing = import_error(kData + "/lscpu/no-such-file.txt");
-    EXPECT_THAT(missing.what(), HasSubstr("no-such-file.txt: cannot read this file"));
+    EXPECT_THAT(missing.what(), HasSubstr("no-such-file.txt: cannot open: No such file or directory"));
 }
 
 TEST(LscpuImport, SiblingsInTwoSocketsAreRejected)
@@ -215,6 +215,48 @@ TEST(LscpuImport, DifferentMaxFrequenciesHintAtBigAndLittleCores)
     TempText t("mhz", std::string(kHeader) + "# CPU,Core,Socket,Node,MAXMHZ\n0,0,0,0,1800.0000\n1,1,0,0,2400.0000\n");
     ImportResult r = import_lscpu(t.path());
     EXPECT_THAT(r.warnings, Contains(AllOf(HasSubstr("1800.0000 to 2400.0000 MHz"), HasSubstr("big and little"))));
+}
+
+TEST(LscpuImport, AColumnNamedTwiceIsRejectedAtItsSecondName)
+{
+    // The second Core column used to be read over the first, silently.
+    TempText t("twice", std::string(kHeader) + "# CPU,Core,Socket,Core\n0,0,0,1\n1,1,0,0\n");
+    InputError e = import_error(t.path());
+    ASSERT_EQ(e.diagnostics().size(), 1u);
+    EXPECT_EQ(e.diagnostics()[0].line, 4);
+    EXPECT_EQ(e.diagnostics()[0].column, 19);
+    EXPECT_THAT(e.diagnostics()[0].message, HasSubstr("the column core is named twice (first at column 7)"));
+
+    TempText caches("caches", std::string(kHeader) + "# CPU,Core,L1d:L2,L2\n0,0,0:0,0\n");
+    InputError c = import_error(caches.path());
+    ASSERT_EQ(c.diagnostics().size(), 1u);
+    EXPECT_EQ(c.diagnostics()[0].column, 19);
+    EXPECT_THAT(c.diagnostics()[0].message, HasSubstr("the column L2 is named twice (first at column 12)"));
+}
+
+TEST(LscpuImport, TextWithNoDataNamesItsLastLine)
+{
+    try {
+        import_lscpu_text(std::string(kHeader) + "# CPU,Core\n", "listing");
+        FAIL() << "a listing without data was imported";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.diagnostics()[0].to_string(),
+                  "listing:4: expected lscpu -p output: data lines, one per CPU, after a '# CPU,Core,...' header; "
+                  "found none");
+    }
+}
+
+TEST(LscpuImport, AnEmptyCacheNameIsRejected)
+{
+    // Found by the lscpu fuzz target: "L1d:L2:" named a cache "", whose last
+    // letter was read past its start.
+    try {
+        import_lscpu_text("# CPU,Core,L1d:L2:\n0,0,0:0:0\n", "listing");
+        FAIL() << "an empty cache name was accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.diagnostics()[0].to_string(),
+                  "listing:1:12: expected cache names such as L1d, L1i, L2 or L3 joined by ':', found \"L1d:L2:\"");
+    }
 }
 
 }  // namespace

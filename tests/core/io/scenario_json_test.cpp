@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "io/input_error.h"
+#include "topology/machine.h"
 
 namespace wb {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 std::string error_of(std::string_view text)
@@ -93,6 +95,61 @@ TEST(ScenarioJson, RelativeMachineFilesAreTakenFromTheScenarioFolder)
     EXPECT_EQ(scenario_machine_spec(s, "/a/b/scn.json"), "/a/b/machines/m.json");
     s.machine = "teaching-8";
     EXPECT_EQ(scenario_machine_spec(s, "/a/b/scn.json"), "teaching-8");
+}
+
+TEST(ScenarioJson, ASyntheticSpecIsNoPathEvenWithASlash)
+{
+    Scenario s;
+    s.machine = "synthetic:core=4,capacity=512x2/1024x2";
+    EXPECT_EQ(scenario_machine_spec(s, "/a/b/scn.json"), s.machine);
+    EXPECT_EQ(resolve_scenario_machine(s, "/a/b/scn.json").cpus[3].capacity, 1024);
+}
+
+TEST(ScenarioJson, AKeyGivenTwiceIsRefusedAtTheSecond)
+{
+    // nlohmann kept the last "name" silently.
+    EXPECT_THAT(error_of("{\"schema_version\": 1, \"name\": \"x\", \"name\": \"y\", \"machine\": \"teaching-8\",\n"
+                         " \"cases\": [{\"workload\": \"pipe\", \"workload\": \"pipe:loops=3\"}]}"),
+                AllOf(HasSubstr("s.json:1:36: /name: duplicate key: a key may appear only once in an object"),
+                      HasSubstr("s.json:2:33: /cases/0/workload: duplicate key")));
+}
+
+TEST(ScenarioJson, ANumberBeyondADoubleIsAnInputErrorWithItsPlace)
+{
+    EXPECT_THAT(error_of("{\"schema_version\": 1,\n \"seed\": 1e400}"),
+                HasSubstr("s.json:2:10: invalid JSON: number overflow parsing '1e400'; expected a number within the "
+                          "range of a double"));
+}
+
+TEST(ScenarioJson, ABadMachineNamesTheScenarioAndItsMachineFirst)
+{
+    const std::string path = testing::TempDir() + "bad-machine-scenario.json";
+    Scenario s;
+    s.name = "x";
+    s.machine = "synthetic:core=4,capacity=5000x4";
+    s.cases = {{"one", "pipe:loops=10"}};
+    s.policies = {"baseline"};
+    save_scenario_file(s, path);
+    try {
+        resolve_scenario_machine(load_scenario_file(path), path);
+        FAIL() << "a bad machine was resolved";
+    } catch (const InputError& e) {
+        ASSERT_EQ(e.diagnostics().size(), 2u);
+        EXPECT_EQ(e.diagnostics()[0].to_string(),
+                  path +
+                      ":4:14: /machine: the machine \"synthetic:core=4,capacity=5000x4\" cannot be used; its "
+                      "problems follow");
+        EXPECT_THAT(e.diagnostics()[1].to_string(),
+                    HasSubstr("synthetic spec:1:27: capacity value '5000': expected a whole capacity"));
+    }
+    // A scenario edited since it was saved: the message names no stale line.
+    s.machine = "no-such-machine";
+    try {
+        resolve_scenario_machine(s, path);
+        FAIL() << "an unknown machine was resolved";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.diagnostics()[0].to_string(), HasSubstr(path + ": /machine: the machine \"no-such-machine\""));
+    }
 }
 
 }  // namespace

@@ -345,5 +345,54 @@ TEST(SysfsImport, LiveMachineHasAsManyCpusAsTheLibraryReports)
     EXPECT_EQ(import_sysfs("").machine, r.machine);
 }
 
+TEST(SysfsImport, ASymbolicLinkLoopIsAnErrorNotAMissingFile)
+{
+    // A loop used to read as "is missing": a warning, a fall-back, exit 0.
+    TempTree t("loop");
+    t.put("sys/devices/system/cpu/online", "0-1");
+    t.cpu(0, 0, "0", "0-1");
+    t.cpu(1, 0, "1", "0-1");
+    const fs::path cluster = fs::path(t.root()) / "sys/devices/system/cpu/cpu1/topology/cluster_cpus_list";
+    fs::remove(cluster);
+    fs::create_symlink("cluster_cpus_list", cluster);
+    InputError e = import_error(t.root());
+    ASSERT_EQ(e.diagnostics().size(), 1u);
+    EXPECT_EQ(e.diagnostics()[0].file, cluster.string());
+    EXPECT_THAT(e.diagnostics()[0].message, HasSubstr("Too many levels of symbolic links"));
+}
+
+TEST(SysfsImport, ALoopingDirectoryOrCpuinfoIsAnErrorToo)
+{
+    TempTree t("loopdir");
+    t.put("sys/devices/system/cpu/online", "0");
+    t.cpu(0, 0, "0", "0");
+    const fs::path node = fs::path(t.root()) / "sys/devices/system/node";
+    fs::create_directories(node);
+    fs::create_symlink("node0", node / "node0");
+    fs::create_directories(fs::path(t.root()) / "proc");
+    fs::create_symlink("cpuinfo", fs::path(t.root()) / "proc/cpuinfo");
+    InputError e = import_error(t.root());
+    ASSERT_EQ(e.diagnostics().size(), 1u);
+    EXPECT_EQ(e.diagnostics()[0].file, (node / "node0").string());
+    EXPECT_THAT(e.diagnostics()[0].message,
+                HasSubstr("cannot be read: Too many levels of symbolic links; expected a directory"));
+
+    fs::remove(node / "node0");
+    InputError cpuinfo = import_error(t.root());
+    ASSERT_EQ(cpuinfo.diagnostics().size(), 1u);
+    EXPECT_EQ(cpuinfo.diagnostics()[0].file, t.root() + "/proc/cpuinfo");
+    EXPECT_THAT(cpuinfo.diagnostics()[0].message, HasSubstr("Too many levels of symbolic links"));
+}
+
+TEST(SysfsImport, ADirectoryNamedWithASignIsNoCpu)
+{
+    // "cpu-1" was read as CPU -1.
+    TempTree t("sign");
+    t.cpu(0, 0, "0", "0");
+    fs::create_directories(fs::path(t.root()) / "sys/devices/system/cpu/cpu-1");
+    fs::create_directories(fs::path(t.root()) / "sys/devices/system/cpu/cpu+2");
+    EXPECT_EQ(import_sysfs(t.root()).machine.nr_cpus(), 1);
+}
+
 }  // namespace
 }  // namespace wb

@@ -63,9 +63,46 @@ TEST(Synthetic, ErrorsNameTheItemAndColumn)
                 HasSubstr("capacity gives 3 values; expected one per core (4)"));
     EXPECT_THAT(error_of("synthetic:llc=64,core=64,smt=2"),
                 HasSubstr("this spec makes 8192 CPUs; a machine has at most 4096"));
-    EXPECT_THAT(error_of("synthetic:core=4,capacity=2000x4"), HasSubstr("expected a capacity from 1 to 1024"));
+    EXPECT_THAT(error_of("synthetic:core=4,capacity=2000x4"), HasSubstr("expected a whole capacity from 1 to 1024"));
     EXPECT_THAT(error_of("synthetic:core=4,core=2"), HasSubstr("core is given twice"));
     EXPECT_THAT(error_of("synthetic:"), HasSubstr("expected key=value items"));
+}
+
+TEST(Synthetic, ListValuesAreCheckedAsWrittenAtTheirOwnColumn)
+{
+    // A capacity is a whole number: 512.7 used to be truncated to 512.
+    EXPECT_THAT(error_of("synthetic:core=4,capacity=1024x3/512.7"),
+                HasSubstr("synthetic spec:1:34: capacity value '512.7': expected a whole capacity from 1 to 1024"));
+    // 1e300 used to be cast to an int (-2147483648).
+    EXPECT_THAT(error_of("core=2,smt=2,asym_prio=1e300/1"),
+                HasSubstr("synthetic spec:1:24: asym_prio value '1e300': expected a whole priority"));
+    // Out-of-range values used to surface from validate(), once per CPU, with
+    // no column and "found -2147483648".
+    for (const char* bad : {"1e308", "nan", "inf", "0", "-1"}) {
+        const std::string e = error_of(std::string("core=4,smt=2,smt_speed=1/") + bad);
+        EXPECT_THAT(e, HasSubstr(std::string("synthetic spec:1:26: smt_speed value '") + bad +
+                                 "': expected a relative speed above 0 and at most 16"));
+        EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+        EXPECT_EQ(e.find("-2147483648"), std::string::npos) << e;
+    }
+    for (const char* bad : {"1e308", "nan", "inf", "2000"})
+        EXPECT_THAT(error_of(std::string("core=4,capacity=") + bad + "x4"),
+                    HasSubstr(std::string("synthetic spec:1:17: capacity value '") + bad + "'"));
+    EXPECT_THAT(error_of("core=4,capacity=512x0"),
+                HasSubstr("synthetic spec:1:21: capacity repeat count '0': expected a whole number from 1 to 4096"));
+}
+
+TEST(Synthetic, AListLongerThanAMachineIsRefusedBeforeItIsStored)
+{
+    // 126 KB of "1x4096/" used to allocate 1 GB of values before the count
+    // was compared with the cores.
+    std::string spec = "core=4,capacity=1x4096";
+    for (int i = 0; i < 18000; ++i)
+        spec += "/1x4096";
+    EXPECT_THAT(error_of(spec),
+                HasSubstr("synthetic spec:1:24: capacity gives more than 4096 values; expected one per core"));
+    EXPECT_THAT(error_of("core=2,smt=2,smt_speed=1x8/1"),
+                HasSubstr("synthetic spec:1:28: smt_speed gives more than 8 values; expected one per SMT thread"));
 }
 
 }  // namespace

@@ -185,5 +185,67 @@ TEST(TraceParser, SomethingElseIsAnInputError)
     }
 }
 
+TEST(TraceParser, TextWithoutEventsIsPlacedAtItsEnd)
+{
+    // Found by the trace fuzz target: the error named no line at all.
+    for (const auto& [text, where] : {std::pair{"", "empty.txt:1: "}, {"# a note\n#\n", "empty.txt:2: "}}) {
+        try {
+            parse_trace(text, "empty.txt");
+            FAIL() << "expected an InputError";
+        } catch (const InputError& e) {
+            EXPECT_THAT(e.what(), HasSubstr(std::string(where) + "expected a trace")) << e.what();
+        }
+    }
+}
+
+TEST(TraceParser, APerfLostRecordWithoutItsCountIsNoCrash)
+{
+    // Found by the trace fuzz target: "PERF_RECORD_LOST" without "lost" after
+    // it looked for the count at npos, and substr() threw out_of_range.
+    const ParsedTrace t = parse_trace("# PERF_RECORD_LOST\n" + std::string(kTracefs), "perf.txt");
+    ASSERT_FALSE(t.events.empty());
+    EXPECT_EQ(t.events[0].kind, TraceEventKind::LostEvents);
+    EXPECT_EQ(t.events[0].lost, 0u);
+}
+
+TEST(TraceParser, AStampBeyond64BitsIsAnInputErrorAtItsColumn)
+{
+    // Found by the trace fuzz target: 444444444441611 s overflowed the ns
+    // conversion (UBSan), and a count past 64 bits was read as 0.
+    for (const char* stamp : {"444444444441611.218949", "99999999999999999999"}) {
+        const std::string line = std::string("      sched-pipe-19850   [000] d..3.  ") + stamp +
+                                 ": sched_waking: comm=sched-pipe pid=19849 prio=120 target_cpu=001\n";
+        try {
+            parse_trace(line, "big.txt");
+            FAIL() << "expected an InputError";
+        } catch (const InputError& e) {
+            EXPECT_THAT(e.what(), HasSubstr(std::string("big.txt:1:39: expected a stamp within the range of a 64-bit "
+                                                        "count (at most 9223372035 s), found '") +
+                                            stamp + "'"));
+        }
+    }
+}
+
+TEST(TraceParser, TheIdleTaskIsNeverWokenOrMoved)
+{
+    // Found by the trace fuzz target: a sched_waking of pid 0 reached the
+    // trace state as the idle task's index, -1, and indexed its tasks with it.
+    for (const char* fields : {"sched_waking: comm=x pid=0 prio=120 target_cpu=001",
+                               "sched_migrate_task: comm=x pid=0 prio=120 orig_cpu=0 dest_cpu=1"}) {
+        try {
+            parse_trace(std::string("      sched-pipe-19850   [000] d..3.  1609.218949: ") + fields + "\n", "t.txt");
+            FAIL() << "expected an InputError for " << fields;
+        } catch (const InputError& e) {
+            EXPECT_THAT(e.what(), HasSubstr("pid=0: expected the pid of a task, not of the idle task (0)")) << fields;
+        }
+    }
+    try {
+        parse_trace("cpus=2\n  <idle>-0 [001]  1609.207408: sched_wakeup:  swapper/1:0 [120] CPU:001\n", "t.txt");
+        FAIL() << "expected an InputError";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("t.txt:2:47: the woken task: expected the pid of a task, not of the idle task"));
+    }
+}
+
 }  // namespace
 }  // namespace wb

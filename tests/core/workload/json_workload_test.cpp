@@ -4,8 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/rng.h"
 #include "engine/simulator.h"
 #include "io/input_error.h"
+#include "metrics/histogram.h"
 #include "topology/sd_flags.h"
 #include "topology/synthetic.h"
 #include "workload/workload_spec.h"
@@ -153,6 +155,95 @@ TEST(JsonWorkload, BadSpecsAndMachineDependentErrors)
     EXPECT_NE(run_error_of("{\"tasks\": [{\"name\": \"a\", \"phases\": []}]}")
                   .find("w.json:1:36: /tasks/0/phases: expected 'phases', a non-empty array"),
               std::string::npos);
+}
+
+std::string parse_error(const std::string& text)
+{
+    try {
+        parse_workload_json(text, "w.json");
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(JsonWorkload, AForkCycleIsRefusedWhereItCloses)
+{
+    // a forks b, b forks a: every new task started the cycle again, and the
+    // run grew until memory ran out.
+    EXPECT_THAT(parse_error("{\"tasks\": [\n"
+                            " {\"name\": \"a\", \"phases\": [{\"run\": \"10us\"}, {\"fork\": \"b\"}]},\n"
+                            " {\"name\": \"b\", \"start\": false, \"phases\": [{\"fork\": \"a\"}]}]}"),
+                testing::HasSubstr("w.json:3:52: /tasks/1/phases/0/fork: a fork cycle (a -> b -> a): every task it "
+                                   "starts would fork the cycle again, without end"));
+    // The 167-byte fork bomb of issue 16: a task that forks itself twice.
+    EXPECT_THAT(parse_error(R"({"tasks":[{"name":"a","phases":[{"fork":"a"},{"fork":"a"}]}]})"),
+                testing::HasSubstr("/tasks/0/phases/0/fork: a fork cycle (a -> a)"));
+    // Forks that end are fine, however they branch.
+    EXPECT_EQ(parse_error(R"({"tasks":[{"name":"a","phases":[{"fork":"b"},{"fork":"c"}]},
+        {"name":"b","start":false,"phases":[{"fork":"c"}]},{"name":"c","start":false,"phases":[{"run":"1us"}]}]})"),
+              "no error");
+}
+
+TEST(JsonWorkload, TheTasksARunStartsAreBounded)
+{
+    std::string many = "{\"tasks\": [";
+    for (int i = 0; i < 11; ++i)
+        many += std::string(i ? "," : "") + "{\"name\": \"t" + std::to_string(i) +
+                "\", \"instances\": 100000, \"phases\": [{\"run\": \"1us\"}]}";
+    EXPECT_THAT(parse_error(many + "]}"),
+                testing::HasSubstr("w.json:1:11: /tasks: the tasks that start add up to 1100000 instances; a json "
+                                   "workload starts at most 1000000 tasks"));
+    // Forks are counted as the run makes them.
+    const std::string forks =
+        "{\"tasks\": [{\"name\": \"a\", \"loop\": 1000000000, \"phases\": [{\"fork\": \"b\"}]},\n"
+        " {\"name\": \"b\", \"start\": false, \"phases\": [{\"run\": \"1us\"}]}]}";
+    try {
+        Simulator sim(small_machine(), std::make_unique<JsonWorkload>(parse_workload_json(forks, "w.json"), 500), {});
+        sim.run();
+        ADD_FAILURE() << "the run went past its bound of tasks";
+    } catch (const InputError& e) {
+        EXPECT_THAT(e.what(),
+                    testing::HasSubstr("w.json: /tasks/0/phases/0/fork: this fork would start task 501 of the run; "
+                                       "a json workload starts at most 500 tasks"));
+    }
+}
+
+TEST(JsonWorkload, ALoopThatTakesNoTimeStillLetsTimePassAndTheLimitEndIt)
+{
+    // A signal to itself and the wait it satisfies: the loop used to turn at
+    // one instant, a billion times, and no time limit could stop it.
+    SimOptions options;
+    options.time_limit = Time::ms(1);
+    Simulator sim(
+        small_machine(),
+        std::make_unique<JsonWorkload>(parse_workload_json(
+            R"({"tasks":[{"name":"a","loop":1000000000,"phases":[{"signal":"x"},{"wait":"x"}]}]})", "w.json")),
+        options);
+    EXPECT_FALSE(sim.run());
+    EXPECT_EQ(sim.elapsed(), Time::ms(1));
+    // Each lap costs its two phases' system calls, 100 ns each here.
+    const auto& w = workload_as<JsonWorkload>(sim);
+    EXPECT_NEAR(static_cast<double>(w.stats(0).loops), 5000, 50);
+}
+
+TEST(JsonWorkload, ATemplateKeepsOnlyTheLatencyBucketsItUses)
+{
+    // Each template held a whole Histogram, 59 KB: 200,000 templates of a
+    // 9.7 MB file ended in bad_alloc.
+    EXPECT_LT(sizeof(JsonWorkload::TemplateStats), 128u);
+    JsonWorkload::Latency sparse;
+    Histogram full;
+    Rng rng(7);
+    for (int i = 0; i < 10000; ++i) {
+        const auto v = static_cast<std::int64_t>(rng.next() % 5'000'000);
+        sparse.record(v);
+        full.record(v);
+    }
+    for (double q : {0.0, 0.5, 0.9, 0.99, 1.0})
+        EXPECT_EQ(sparse.percentile(q), full.percentile(q)) << q;
+    EXPECT_EQ(sparse.max(), full.max());
+    EXPECT_EQ(sparse.count(), 10000u);
 }
 
 }  // namespace
