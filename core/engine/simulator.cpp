@@ -149,8 +149,9 @@ bool Simulator::check_invariants(std::string* why) const
         const std::string who = "task " + std::to_string(t.id) + " (" + t.name + ")";
         if (t.in_iowait) {
             if (t.state != TaskState::Sleeping && t.state != TaskState::Waking)
-                return fail(who + " counts in nr_iowait but is awake");
-            ++iowait[static_cast<std::size_t>(t.cpu)];
+                return fail(who + " sleeps in io_schedule() but is awake");
+            if (!t.se.on_rq)  // a delayed sleeper counts once its dequeue finishes
+                ++iowait[static_cast<std::size_t>(t.cpu)];
         }
         if (t.cpu != kNoCpu && !t.cpus_allowed.test(t.cpu))
             return fail(who + " is on CPU " + std::to_string(t.cpu) + " outside its affinity " +
@@ -185,10 +186,10 @@ bool Simulator::check_invariants(std::string* why) const
                         " pending wakeups but " + std::to_string(pending[static_cast<std::size_t>(cpu)]) +
                         " tasks wait on its wake list");
     for (CpuId cpu = 0; cpu < machine_.nr_cpus(); ++cpu)
-        if (cpu_[static_cast<std::size_t>(cpu)].nr_iowait != iowait[static_cast<std::size_t>(cpu)])
-            return fail("CPU " + std::to_string(cpu) + " counts " +
-                        std::to_string(cpu_[static_cast<std::size_t>(cpu)].nr_iowait) + " in nr_iowait but " +
-                        std::to_string(iowait[static_cast<std::size_t>(cpu)]) + " tasks sleep there in io_schedule()");
+        if (s_.rq(cpu).nr_iowait != iowait[static_cast<std::size_t>(cpu)])
+            return fail("CPU " + std::to_string(cpu) + " counts " + std::to_string(s_.rq(cpu).nr_iowait) +
+                        " in nr_iowait but " + std::to_string(iowait[static_cast<std::size_t>(cpu)]) +
+                        " tasks sleep there in io_schedule()");
     return true;
 }
 
@@ -449,7 +450,7 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
         times.busy += d;
     } else {
         times.idle += d;
-        if (c.nr_iowait > 0) [[unlikely]]
+        if (s_.rq(cpu).nr_iowait > 0) [[unlikely]]
             times.iowait += d;
     }
     c.last_change = s_.now;
@@ -511,14 +512,6 @@ void Simulator::note_data_read(std::uint64_t bytes, CpuId written_on)
     schedule_sleeping(cpu);
 }
 
-// io_schedule(): the sleep about to start counts in this CPU's nr_iowait
-// until the wakeup (__schedule()'s increment when it dequeues the task).
-void Simulator::io_schedule(CpuId cpu, Task& p)
-{
-    p.in_iowait = true;
-    ++cpu_[static_cast<std::size_t>(cpu)].nr_iowait;
-}
-
 // try_to_wake_up()'s decrement of the nr_iowait of the CPU the task slept
 // on: by the waker when the task moves, else by ttwu_do_activate() on that
 // CPU. `on_cpu`: this runs on `cpu` itself, in the interrupt that ended its
@@ -529,7 +522,7 @@ void Simulator::io_schedule(CpuId cpu, Task& p)
     if (on_cpu && !cpu_[static_cast<std::size_t>(cpu)].busy)
         account_cpu_time(cpu);
     p.in_iowait = false;
-    --cpu_[static_cast<std::size_t>(cpu)].nr_iowait;
+    --s_.rq(cpu).nr_iowait;
 }
 
 // The rarer steps, out of line.
@@ -541,7 +534,10 @@ void Simulator::io_schedule(CpuId cpu, Task& p)
     case Step::Kind::Block:
         break;  // run_next_step()'s
     case Step::Kind::BlockIo:
-        io_schedule(cpu, s_.task(p));
+        // io_schedule(): once the sleep's dequeue is complete (at once, or
+        // when a delayed dequeue finishes), the runqueue counts it in
+        // nr_iowait until the wakeup.
+        s_.task(p).in_iowait = true;
         block_task(cpu, p, t);
         return;
     case Step::Kind::Sleep:

@@ -156,7 +156,6 @@ private:
         // prediction (none yet: predictions are never negative).
         std::int64_t picked_for_ns = -1;
         int picked_state = -1;
-        int nr_iowait = 0;  // rq->nr_iowait: tasks that slept here in io_schedule() and are still asleep
         // When the switch into the idle task that began at the last idle
         // entry from a task reaches finish_task_switch(): until then the CPU
         // takes no wakeup IPI (interrupts are off in __schedule()).
@@ -209,7 +208,6 @@ private:
     double effective_speed(CpuId cpu) const;
     void set_busy(CpuId cpu, bool busy);
     void account_cpu_time(CpuId cpu);
-    void io_schedule(CpuId cpu, Task& p);
     void end_iowait(CpuId cpu, Task& p, bool on_cpu);
 
     // core.c: scheduling.

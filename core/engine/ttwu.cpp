@@ -81,8 +81,7 @@ void Simulator::probe(const WakerContext& waker, TaskId p, CpuId prev, unsigned 
     // ttwu_runnable(): a delayed-dequeue task is still queued where it
     // slept; it becomes runnable again in place, with no CPU selection.
     if (pt.se.on_rq && pt.se.sched_delayed) {
-        if (pt.in_iowait) [[unlikely]]
-            end_iowait(pt.cpu, pt, pt.cpu == this_cpu);
+        pt.in_iowait = false;  // still queued: it never counted in nr_iowait
         if (rec) {
             rec->target = pt.cpu;
             rec->steps.push_back({"ttwu_runnable", "delayed task requeued in place", "", pt.cpu});

@@ -156,8 +156,16 @@ void task_dead_fair(SchedState& s, TaskId pid)
 [[gnu::hot]] void set_task_cpu(SchedState& s, TaskId pid, CpuId new_cpu)
 {
     Task& p = task_of(s, pid);
-    if (p.cpu != new_cpu)
+    if (p.cpu != new_cpu) {
         migrate_task_rq_fair(s, pid, new_cpu);
+        // A blocked task asleep in io_schedule() counts where it is: the
+        // wakeup path ends that sleep before moving it, so only a delayed
+        // sleeper that load balancing moves gets here, its count with it.
+        if (p.in_iowait && p.cpu != kNoCpu && !p.se.on_rq) [[unlikely]] {
+            --s.rq(p.cpu).nr_iowait;
+            ++s.rq(new_cpu).nr_iowait;
+        }
+    }
     p.cpu = p.wake_cpu = new_cpu;
 }
 

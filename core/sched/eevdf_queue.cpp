@@ -430,6 +430,14 @@ namespace {
 
 namespace {
 
+// __block_task(): the sleep's dequeue is complete, and a task asleep in
+// io_schedule() counts in this runqueue's nr_iowait until its wakeup.
+inline void block_task(Rq& rq, const Task& p)
+{
+    if (p.in_iowait) [[unlikely]]
+        ++rq.nr_iowait;
+}
+
 // dequeue_task_fair() in general: finishing a delayed entity's dequeue, a
 // migration, a dequeue that is not a sleep. Out of line, so that the
 // common case, a task going to sleep, is a lean body of its own.
@@ -497,6 +505,8 @@ namespace {
 
     if (delayed)
         clear_delayed(cfs, se);
+    if (sleep)
+        block_task(rq, p);
     return true;
 }
 
@@ -541,6 +551,7 @@ namespace {
     if (is_idle_policy(p))
         --cfs.h_nr_idle;
     --rq.nr_running;
+    block_task(rq, p);
     return true;
 }
 

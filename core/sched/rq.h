@@ -15,6 +15,9 @@ struct Rq {
     TaskId curr = kNoTask;          // kNoTask: the idle task runs
     unsigned int nr_running = 0;    // all queued tasks of all classes, delayed fair tasks included
     unsigned int ttwu_pending = 0;  // wakeups on the wake list not yet activated
+    // Tasks asleep in io_schedule() that left this runqueue (__block_task()):
+    // a delayed-dequeue sleeper counts only once its dequeue finishes.
+    int nr_iowait = 0;
     CfsRq cfs;
 
     long cpu_capacity = 1024;       // capacity_of()

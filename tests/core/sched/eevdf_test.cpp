@@ -402,15 +402,17 @@ TEST(EevdfUpdateCurr, OnlyTaskIsNeverAskedToSwitch)
     EXPECT_EQ(fair_resched_time(r.s, 0), Time::max());
 }
 
-// A ran 1 ms while B waited, then slept: ineligible, so it stays queued.
+// A ran 1 ms while B waited, then slept (in io_schedule() if `io`):
+// ineligible, so it stays queued.
 struct DelayedSleep {
-    explicit DelayedSleep(std::string_view features = "") : r("core=2", features)
+    explicit DelayedSleep(std::string_view features = "", bool io = false) : r("core=2", features)
     {
         a = r.wake(0);
         b = r.wake(0);
         EXPECT_EQ(pick_next_task_fair(r.s, 0), a);
         r.advance(kMs);
         r.s.task(a).state = TaskState::Sleeping;
+        r.s.task(a).in_iowait = io;
         dequeued = dequeue_task_fair(r.s, 0, a, DEQUEUE_SLEEP);
     }
     Rig r;
@@ -651,6 +653,40 @@ TEST(EevdfMigration, DelayedTaskFinishesItsDequeueFirst)
     EXPECT_EQ(d.r.s.rq(0).nr_running, 1u);
     d.r.expect_consistent(0);
     d.r.expect_consistent(1);
+}
+
+// nr_iowait counts a sleeper in io_schedule() once it has left the
+// runqueue (__block_task()), where it is until its wakeup.
+TEST(EevdfIowait, ASleeperThatLeavesAtOnceCountsWhereItSlept)
+{
+    DelayedSleep d("NO_DELAY_DEQUEUE", true);
+    EXPECT_TRUE(d.dequeued);
+    EXPECT_EQ(d.r.s.rq(0).nr_iowait, 1);
+    EXPECT_EQ(d.r.s.rq(1).nr_iowait, 0);
+}
+
+TEST(EevdfIowait, ADelayedSleeperCountsOnlyOnceItsDequeueFinishes)
+{
+    DelayedSleep d("", true);
+    ASSERT_FALSE(d.dequeued);
+    EXPECT_EQ(d.r.s.rq(0).nr_iowait, 0);  // still queued: a wakeup requeues it in place
+    ASSERT_EQ(pick_next_task_fair(d.r.s, 0), d.b);
+    d.r.s.now = fair_resched_time(d.r.s, 0);
+    ASSERT_TRUE(task_tick_fair(d.r.s, 0));
+    ASSERT_EQ(pick_next_task_fair(d.r.s, 0), d.b);  // a met and dequeued for good
+    ASSERT_FALSE(d.r.se(d.a).on_rq);
+    EXPECT_EQ(d.r.s.rq(0).nr_iowait, 1);
+}
+
+TEST(EevdfIowait, ADelayedSleeperMovedByLoadBalancingTakesItsCountAlong)
+{
+    // The soak's finding: the count stayed on CPU 0 while the task, now on
+    // CPU 1, was later woken there and uncounted from CPU 1.
+    DelayedSleep d("", true);
+    pick_next_task_fair(d.r.s, 0);
+    set_task_cpu(d.r.s, d.a, 1);
+    EXPECT_EQ(d.r.s.rq(0).nr_iowait, 0);
+    EXPECT_EQ(d.r.s.rq(1).nr_iowait, 1);
 }
 
 TEST(EevdfMigration, QueuedMoveKeepsTheRelativeDeadline)
