@@ -39,6 +39,7 @@
 #include "session/scenario_session.h"
 #include "sim/comparison_job.h"
 #include "sim/sim_session.h"
+#include "sim/thread_handoff.h"
 #include "topology/machine.h"
 #include "topology/sched_domains.h"
 #include "views/topology_scene.h"
@@ -542,9 +543,11 @@ bool MainWindow::importAndMeasureHost(qint64 budget_ms)
         } catch (const std::exception& e) {
             outcome->error = e.what();
         }
+        handoff_release(outcome.get());  // Qt's queued `finished` orders this unseen by TSan
     });
     measure_thread_->setParent(this);  // freed with the window if it closes first
     connect(measure_thread_, &QThread::finished, this, [this, outcome] {
+        handoff_acquire(outcome.get());
         measure_thread_->deleteLater();
         measure_thread_ = nullptr;
         measure_cancel_.reset();

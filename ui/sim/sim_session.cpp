@@ -12,6 +12,7 @@
 
 #include "sim/posted_call.h"
 #include "sim/sim_worker.h"
+#include "sim/thread_handoff.h"
 
 namespace wb {
 
@@ -41,6 +42,9 @@ SimSession::SimSession(QObject* parent) : QObject(parent)
     // SCHED_OTHER on Linux, so the thread lowers its own nice value.
     connect(
         thread_, &QThread::started, thread_, [] { lower_own_priority(); }, Qt::DirectConnection);
+    // The thread's last act, and wait() below its other end (thread_handoff.h).
+    connect(
+        thread_, &QThread::finished, thread_, [t = thread_] { handoff_release(t); }, Qt::DirectConnection);
     worker_ = new SimWorker;
     worker_->moveToThread(thread_);
     receiver_ = new CallReceiver;
@@ -88,6 +92,7 @@ void SimSession::shutdown()
         worker_, [w = worker_] { w->halt(); }, Qt::BlockingQueuedConnection);
     thread_->quit();
     thread_->wait();
+    handoff_acquire(thread_);
     delete receiver_;
     receiver_ = nullptr;
     delete worker_;
