@@ -52,7 +52,7 @@ FUZZ_SMOKE_SECONDS ?= 15
 
 fuzz-build:
 	@./scripts/install-deps --fuzz
-	@test -f build/fuzz/build.ninja || cmake --preset fuzz
+	@test -f build/fuzz/build.ninja || cmake --preset fuzz -DWB_WERROR=$(WERROR)
 	cmake --build --preset fuzz
 
 fuzz: fuzz-build

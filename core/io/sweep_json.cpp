@@ -354,8 +354,10 @@ private:
             return;
         }
         unknown_keys(seeds, "/seeds", {"from", "to"});
-        const bool ok = number_member(seeds, "/seeds", "from", true) & number_member(seeds, "/seeds", "to", true);
-        if (!ok)
+        // Both checked, so that both problems are reported.
+        const bool from_ok = number_member(seeds, "/seeds", "from", true);
+        const bool to_ok = number_member(seeds, "/seeds", "to", true);
+        if (!from_ok || !to_ok)
             return;
         const std::uint64_t from = seeds["from"].get<std::uint64_t>(), to = seeds["to"].get<std::uint64_t>();
         if (to < from)

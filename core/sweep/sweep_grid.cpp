@@ -100,7 +100,8 @@ std::string with_parameters(std::string_view spec, const std::vector<std::pair<s
         }
     }
     for (const auto& [key, value] : values) {
-        auto it = std::find_if(items.begin(), items.end(), [&](const Item& item) { return item.name == key; });
+        const std::string& wanted = key;  // clang 14 (the fuzz build) cannot capture a structured binding
+        auto it = std::find_if(items.begin(), items.end(), [&](const Item& item) { return item.name == wanted; });
         if (it != items.end())
             it->value = value;
         else
